@@ -1,0 +1,40 @@
+"""tagcrawl: audits marketing tags (crawl) and ingests browser-tag events (stream)."""
+from __future__ import annotations
+
+import logging
+import os
+
+from flask import Flask
+
+__version__ = "0.1.0"
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Application factory: settings, extensions, blueprints, errors, CLI.
+
+    Args:
+        config: overrides applied after the environment (tests pass theirs here).
+    """
+    from . import commands, errors
+    from .crawl.blueprint import bp as crawl_bp
+    from .extensions import db, migrate
+    from .settings import database_url, load_settings
+    from .stream.blueprint import bp as stream_bp
+
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.update(load_settings())
+    app.config.update(config or {})
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.setdefault("INSTANCE_PATH", app.instance_path)
+    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.config.get("DATABASE_URL_RAW"), app.instance_path))
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    app.json.sort_keys = False
+    logging.basicConfig(level=os.environ.get("TAGCRAWL_LOG_LEVEL", "INFO"))
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
+    errors.register_error_handlers(app)
+    app.register_blueprint(crawl_bp)
+    app.register_blueprint(stream_bp)
+    commands.init_app(app)
+    return app

@@ -1,0 +1,298 @@
+"""Network capture for one crawl, across every target of its browser context.
+
+Fed by ``CDPConnection`` events (on the reader thread).  It configures every
+target that auto-attach reports (page, same-site and out-of-process iframes,
+dedicated/shared/service workers), records each request with its POST body,
+and tracks activity (in-flight requests, pending short JS timers, DOM
+mutations) so that ``wait_quiet`` can return as soon as the page is idle.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..vendors.types import Request
+
+log = logging.getLogger(__name__)
+
+HOOKS_JS = (Path(__file__).with_name("page_hooks.js")).read_text()
+BINDING = "__tcActivity"
+#: Resource types whose completion can start more requests (a tag library);
+#: other in-flight requests (beacons, keepalive fetches, long polls) stop
+#: counting as activity after STALE_MS.
+BLOCKING_TYPES = {"Document", "Script"}
+STALE_MS = 1500
+PAGE_TYPES = {"page", "iframe"}
+WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
+
+
+class NetworkCapture:
+    """Requests and activity of one browser context.
+
+    Args:
+        cdp: the browser-level ``CDPConnection`` (set via ``bind``).
+        context_id: the ``browserContextId`` to follow; other targets are ignored.
+        page_setup: extra CDP commands ``[(method, params)]`` sent to each page
+            and iframe session before it resumes (locale, timezone, user agent).
+        request_guard: ``fn(url) -> reason | None``; when given, requests are
+            paused (Fetch domain) and those with a reason are failed.
+        timer_horizon_ms: timers up to this delay count as pending activity.
+    """
+
+    def __init__(self, context_id: str | None = None, page_setup: list | None = None,
+                 request_guard: Callable[[str], str | None] | None = None, timer_horizon_ms: int = 4000,
+                 late_horizon_ms: int = 10500):
+        self.cdp = None
+        self.context_id = context_id
+        self.page_setup = page_setup or []
+        self.request_guard = request_guard
+        self.hooks_js = HOOKS_JS.replace("__HORIZON__", str(int(timer_horizon_ms))).replace(
+            "__LATE__", str(int(late_horizon_ms)))
+        self.requests: list[Request] = []
+        self.datalayer: list = []
+        self.main_status: int | None = None
+        self.main_error: str | None = None
+        self.blocked_urls: list[tuple[str, str]] = []
+        self.sessions: dict[str, dict] = {}
+        self.page_session: str | None = None
+        self.page_target: str | None = None
+        self._main_request: tuple | None = None
+        self._inflight: dict[tuple, tuple[float, str]] = {}
+        self._pending_bodies: dict[tuple, dict] = {}
+        self._timers: dict[tuple, int] = {}
+        self._late_timers: dict[tuple, int] = {}
+        self._last_activity = time.monotonic()
+        self._last_dom = 0.0
+        self._cond = threading.Condition()
+        self.aborted = False
+
+    # -- wiring -------------------------------------------------------------
+    def bind(self, cdp) -> None:
+        self.cdp = cdp
+
+    def on_event(self, method: str, params: dict, session_id: str | None) -> None:
+        """CDP event dispatcher (reader thread; never waits for replies)."""
+        handler = self._HANDLERS.get(method)
+        if handler is not None:
+            handler(self, params, session_id)
+
+    def _touch(self) -> None:
+        with self._cond:
+            self._last_activity = time.monotonic()
+            self._cond.notify_all()
+
+    # -- targets --------------------------------------------------------------
+    def _attached(self, params: dict, parent: str | None) -> None:
+        info, session = params["targetInfo"], params["sessionId"]
+        kind = info.get("type")
+        ours = self.context_id is None or info.get("browserContextId") == self.context_id
+        if not ours or (kind not in PAGE_TYPES and kind not in WORKER_TYPES):
+            if params.get("waitingForDebugger"):
+                self.cdp.send("Runtime.runIfWaitingForDebugger", session_id=session)
+            return
+        self.sessions[session] = {"type": kind, "url": info.get("url"), "parent": parent}
+        send = lambda m, p=None: self.cdp.send(m, p, session)  # noqa: E731
+        if kind == "page" and parent is None and self.page_session is None:
+            self.page_session = session
+            self.page_target = info.get("targetId")
+        if kind in PAGE_TYPES:
+            for method, method_params in self.page_setup:
+                send(method, method_params)
+        send("Network.enable", {"maxPostDataSize": 65536})
+        if kind in PAGE_TYPES:
+            send("Page.enable")
+            send("Runtime.addBinding", {"name": BINDING})
+            send("Page.addScriptToEvaluateOnNewDocument", {"source": self.hooks_js, "runImmediately": True})
+            send("Runtime.enable")
+        if self.request_guard is not None:
+            send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
+        send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True})
+        send("Runtime.runIfWaitingForDebugger")
+        self._touch()
+
+    def _detached(self, params: dict, _session: str | None) -> None:
+        gone = params.get("sessionId")
+        self.sessions.pop(gone, None)
+        with self._cond:
+            for key in [k for k in self._inflight if k[0] == gone]:
+                self._inflight.pop(key, None)
+            for key in [k for k in self._timers if k[0] == gone]:
+                self._timers.pop(key, None)
+                self._late_timers.pop(key, None)
+            self._cond.notify_all()
+
+    # -- network --------------------------------------------------------------
+    def _request(self, params: dict, session: str | None) -> None:
+        request = params.get("request", {})
+        url = request.get("url", "")
+        key = (session, params.get("requestId"))
+        if not url.startswith(("http:", "https:")):
+            return
+        resource_type = params.get("type", "Other")
+        body = request.get("postData")
+        if body is None and request.get("postDataEntries"):
+            body = _decode_entries(request["postDataEntries"])
+        frame_url = params.get("documentURL") or self.sessions.get(session, {}).get("url")
+        record = dict(url=url, method=request.get("method", "GET"), post_data=body,
+                      resource_type=resource_type.lower(), frame_url=frame_url,
+                      timestamp=(params.get("wallTime") or time.time()) * 1000.0,
+                      headers=dict(request.get("headers") or {}))
+        with self._cond:
+            self._inflight[key] = (time.monotonic(), resource_type)
+            if resource_type == "Document" and params.get("frameId") == self.page_target:
+                self._main_request, self.main_status, self.main_error = key, None, None
+            self._last_activity = time.monotonic()
+            if body is None and request.get("hasPostData"):
+                self._pending_bodies[key] = record
+            else:
+                self.requests.append(Request(**record))
+            self._cond.notify_all()
+        if key in self._pending_bodies:
+            future = self.cdp.send("Network.getRequestPostData", {"requestId": key[1]}, session)
+            future.add_done_callback(lambda f, k=key: self._body_arrived(k, f))
+
+    def _body_arrived(self, key: tuple, future) -> None:
+        with self._cond:
+            record = self._pending_bodies.pop(key, None)
+            if record is None:
+                return
+            try:
+                record["post_data"] = future.result().get("result", {}).get("postData")
+            except Exception:
+                pass
+            self.requests.append(Request(**record))
+            self._cond.notify_all()
+
+    def _response(self, params: dict, session: str | None) -> None:
+        if (session, params.get("requestId")) == self._main_request:
+            self.main_status = params.get("response", {}).get("status")
+        self._touch()
+
+    def _finished(self, params: dict, session: str | None) -> None:
+        with self._cond:
+            self._inflight.pop((session, params.get("requestId")), None)
+            self._last_activity = time.monotonic()
+            if (session, params.get("requestId")) == self._main_request and params.get("errorText"):
+                self.main_error = params["errorText"]
+            self._cond.notify_all()
+
+    def _paused(self, params: dict, session: str | None) -> None:
+        url = params.get("request", {}).get("url", "")
+        reason = self.request_guard(url) if self.request_guard else None
+        if reason:
+            self.blocked_urls.append((url, reason))
+            self.cdp.send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"}, session)
+        else:
+            self.cdp.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session)
+
+    # -- page signals --------------------------------------------------------------
+    def _binding(self, params: dict, session: str | None) -> None:
+        if params.get("name") != BINDING:
+            return
+        try:
+            message = json.loads(params.get("payload") or "{}")
+        except ValueError:
+            return
+        with self._cond:
+            if "dl" in message:
+                self.datalayer.append(message["dl"])
+            if "timers" in message:
+                self._timers[(session, message.get("w"))] = int(message["timers"])
+                self._late_timers[(session, message.get("w"))] = int(message.get("late") or 0)
+            if "dom" in message:
+                self._last_dom = time.monotonic()
+            self._last_activity = time.monotonic()
+            self._cond.notify_all()
+
+    def _dialog(self, _params: dict, session: str | None) -> None:
+        self.cdp.send("Page.handleJavaScriptDialog", {"accept": False}, session)
+
+    _HANDLERS = {
+        "Target.attachedToTarget": _attached,
+        "Target.detachedFromTarget": _detached,
+        "Network.requestWillBeSent": _request,
+        "Network.responseReceived": _response,
+        "Network.loadingFinished": _finished,
+        "Network.loadingFailed": _finished,
+        "Fetch.requestPaused": _paused,
+        "Runtime.bindingCalled": _binding,
+        "Page.javascriptDialogOpening": _dialog,
+    }
+
+    # -- waiting ---------------------------------------------------------------
+    def _busy(self, now: float) -> bool:
+        for started, resource_type in self._inflight.values():
+            if resource_type in BLOCKING_TYPES or (now - started) * 1000 < STALE_MS:
+                return True
+        return bool(self._pending_bodies) or any(n > 0 for n in self._timers.values())
+
+    def wait_quiet(self, quiet_ms: int, cap_ms: int, deadline: float | None = None) -> bool:
+        """Block until no activity for ``quiet_ms`` and nothing pending, or
+        ``cap_ms`` elapsed, or ``deadline`` (monotonic seconds) passed.
+
+        Returns True when the page went quiet, False on the cap/deadline.
+        Woken by CDP events through a condition variable; never polls.
+        """
+        end = time.monotonic() + cap_ms / 1000.0
+        if deadline is not None:
+            end = min(end, deadline)
+        with self._cond:
+            while not self.aborted:
+                now = time.monotonic()
+                idle_for = now - self._last_activity
+                if not self._busy(now) and idle_for * 1000 >= quiet_ms:
+                    return True
+                if now >= end:
+                    return False
+                wake = min(end, self._last_activity + quiet_ms / 1000.0) if not self._busy(now) else end
+                stale = [s + STALE_MS / 1000.0 for s, t in self._inflight.values() if t not in BLOCKING_TYPES]
+                if stale:
+                    wake = min([wake] + [s for s in stale if s > now])
+                self._cond.wait(timeout=max(0.005, wake - now))
+        return False
+
+    def wait_dom_change(self, since: float, timeout_s: float) -> bool:
+        """Block until a DOM mutation or timer change after ``since``
+        (monotonic), or ``timeout_s``.  Returns True when something changed."""
+        end = time.monotonic() + timeout_s
+        with self._cond:
+            while not self.aborted and self._last_activity <= since:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(timeout=remaining)
+            return not self.aborted
+
+    def idle(self, quiet_ms: int = 0, include_late: bool = False) -> bool:
+        """True when nothing is pending and nothing happened for ``quiet_ms``.
+        ``include_late``: timers up to the late horizon (late banners) count too."""
+        with self._cond:
+            now = time.monotonic()
+            if include_late and any(n > 0 for n in self._late_timers.values()):
+                return False
+            return not self._busy(now) and (now - self._last_activity) * 1000 >= quiet_ms
+
+    def abort(self) -> None:
+        """Wake every waiter; used by the crawl deadline watchdog."""
+        with self._cond:
+            self.aborted = True
+            self._cond.notify_all()
+
+    def snapshot(self) -> list[Request]:
+        """Requests captured so far, in the order they were sent."""
+        with self._cond:
+            pending = [Request(**r) for r in self._pending_bodies.values()]
+            return sorted(self.requests + pending, key=lambda r: r.timestamp)
+
+
+def _decode_entries(entries: list[dict]) -> str | None:
+    try:
+        raw = b"".join(base64.b64decode(e.get("bytes", "")) for e in entries)
+        return raw.decode("utf-8", errors="replace")
+    except Exception:
+        return None

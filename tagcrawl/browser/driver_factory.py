@@ -1,0 +1,195 @@
+"""Building a WebDriver: local headless Chrome, or a remote Selenium Grid node.
+
+Only construction lives here; acting on pages is in ``session``/``consent``/
+``blocking`` and lifecycle (reuse, restart, clean-up) in ``pool``.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import urllib.request
+from dataclasses import dataclass, field
+
+import psutil
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+log = logging.getLogger(__name__)
+
+#: Switches every crawl browser gets.  The background-networking ones keep
+#: Chrome's own traffic (updates, safe browsing, sync) out of the capture.
+BASE_CHROME_ARGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-default-apps",
+    "--disable-sync",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--mute-audio",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--window-size=1366,900",
+)
+
+CHROME_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+
+
+class BrowserUnavailable(RuntimeError):
+    """Chrome or ChromeDriver cannot be found or started."""
+
+
+@dataclass
+class BrowserHandle:
+    """A running browser: the WebDriver, its DevTools URL and, for a local
+    browser, the process id of ChromeDriver (leader of Chrome's process group)."""
+
+    driver: webdriver.Remote
+    cdp_url: str
+    driver_pid: int | None = None
+    crawls: int = 0
+    broken: bool = False
+    extra: dict = field(default_factory=dict)
+
+    def chrome_pids(self) -> list[int]:
+        """Pids of ChromeDriver and every Chrome process under it (local only)."""
+        if not self.driver_pid:
+            return []
+        try:
+            parent = psutil.Process(self.driver_pid)
+            return [self.driver_pid] + [p.pid for p in parent.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    def rss_bytes(self) -> int:
+        """Resident memory of ChromeDriver and its Chrome processes, bytes."""
+        total = 0
+        for pid in self.chrome_pids():
+            try:
+                total += psutil.Process(pid).memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+
+def find_chrome(config: dict) -> str | None:
+    """``TAGCRAWL_CHROME_BINARY``, else the first Chrome/Chromium on PATH."""
+    if config.get("CHROME_BINARY"):
+        return config["CHROME_BINARY"]
+    return next((p for p in map(shutil.which, CHROME_CANDIDATES) if p), None)
+
+
+def find_chromedriver(config: dict) -> str:
+    """``TAGCRAWL_CHROMEDRIVER``, else ``chromedriver`` on PATH, else
+    webdriver-manager (needs network; the fallback only)."""
+    path = config.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    if path:
+        return path
+    try:
+        from webdriver_manager.chrome import ChromeDriverManager
+
+        return ChromeDriverManager().install()
+    except Exception as exc:  # offline, or no matching release
+        raise BrowserUnavailable(
+            "chromedriver not found: install chromium-driver or set TAGCRAWL_CHROMEDRIVER") from exc
+
+
+def chrome_options(config: dict) -> webdriver.ChromeOptions:
+    """Options for a crawl browser: base switches plus ``TAGCRAWL_CHROME_ARGS``."""
+    options = webdriver.ChromeOptions()
+    for arg in (*BASE_CHROME_ARGS, *config.get("CHROME_ARGS", ())):
+        options.add_argument(arg)
+    options.page_load_strategy = "normal"
+    options.unhandled_prompt_behavior = "dismiss"
+    options.set_capability("goog:loggingPrefs", {"browser": "OFF", "driver": "OFF"})
+    return options
+
+
+def local_cdp_url(driver: webdriver.Remote, timeout_s: float = 5) -> str:
+    """Browser-level DevTools websocket URL of a local Chrome, from
+    ``goog:chromeOptions.debuggerAddress`` and ``/json/version``."""
+    address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+    with urllib.request.urlopen(f"http://{address}/json/version", timeout=timeout_s) as resp:
+        return json.load(resp)["webSocketDebuggerUrl"]
+
+
+def build_browser(config: dict) -> BrowserHandle:
+    """Start a browser for crawls.
+
+    With ``WEBDRIVER_URL`` set, a session on that Selenium Grid (its DevTools
+    URL is the ``se:cdp`` capability); otherwise a local headless Chrome whose
+    ChromeDriver starts its own process group, so that ``kill_browser`` can
+    remove every Chrome process even after a crash.
+
+    Raises:
+        BrowserUnavailable: no Chrome/ChromeDriver, or the session failed.
+    """
+    options = chrome_options(config)
+    try:
+        if config.get("WEBDRIVER_URL"):
+            driver = webdriver.Remote(command_executor=config["WEBDRIVER_URL"], options=options)
+            cdp_url = driver.capabilities.get("se:cdp")
+            if not cdp_url:
+                driver.quit()
+                raise BrowserUnavailable("the Selenium Grid did not offer a CDP endpoint (se:cdp)")
+            return BrowserHandle(driver=driver, cdp_url=cdp_url)
+        binary = find_chrome(config)
+        if binary is None:
+            raise BrowserUnavailable("Chrome not found: install chromium or set TAGCRAWL_CHROME_BINARY")
+        options.binary_location = binary
+        service = Service(find_chromedriver(config), popen_kw={"start_new_session": True})
+        driver = webdriver.Chrome(options=options, service=service)
+    except BrowserUnavailable:
+        raise
+    except Exception as exc:
+        raise BrowserUnavailable(f"could not start Chrome: {exc.__class__.__name__}: {exc}") from exc
+    handle = BrowserHandle(driver=driver, cdp_url="", driver_pid=service.process.pid)
+    try:
+        handle.cdp_url = local_cdp_url(driver)
+    except Exception as exc:
+        kill_browser(handle)
+        raise BrowserUnavailable(f"Chrome DevTools endpoint unreachable: {exc}") from exc
+    return handle
+
+
+def kill_browser(handle: BrowserHandle, graceful: bool = True) -> None:
+    """Quit the session and make sure no process of it is left.
+
+    ``graceful`` first tries WebDriver ``quit``; then every remaining process
+    of ChromeDriver's group is sent SIGKILL.  Never raises.
+    """
+    pids = handle.chrome_pids()
+    if graceful:
+        try:
+            handle.driver.quit()
+        except Exception:
+            pass
+    if handle.driver_pid:
+        try:
+            os.killpg(handle.driver_pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for pid in pids:
+        try:
+            psutil.Process(pid).wait(timeout=2)
+        except (psutil.Error, psutil.TimeoutExpired):
+            pass
+    if not graceful:
+        try:
+            handle.driver.service.stop()  # local only: closes pipes
+        except Exception:
+            pass

@@ -1,0 +1,57 @@
+// Installed in every document before its own scripts run
+// (Page.addScriptToEvaluateOnNewDocument).  Reports activity to the crawler
+// through the CDP binding __tcActivity: pending JS timers (tags injected late:
+// up to HORIZON ms; consent banners drawn late: up to LATE ms), DOM mutations (late consent banners) and window.dataLayer pushes.
+(() => {
+  if (window.__tcHooked) return;
+  Object.defineProperty(window, "__tcHooked", { value: true });
+  const send = (msg) => { try { window.__tcActivity(JSON.stringify(msg)); } catch (e) {} };
+  const HORIZON = __HORIZON__, LATE = __LATE__;
+  const win = Math.random().toString(36).slice(2);
+  const pending = new Map();
+  const report = () => {
+    let late = 0;
+    for (const d of pending.values()) if (d > HORIZON) late++;
+    send({ w: win, timers: pending.size - late, late });
+  };
+  const st = window.setTimeout, ct = window.clearTimeout;
+  window.setTimeout = function (fn, ms, ...rest) {
+    const delay = Number(ms) || 0;
+    if (typeof fn !== "function" || delay < 20 || delay > LATE) return st.call(this, fn, ms, ...rest);
+    const id = st.call(this, function () {
+      pending.delete(id); report();
+      return fn.apply(this, arguments);
+    }, ms, ...rest);
+    pending.set(id, delay); report();
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    if (pending.delete(id)) report();
+    return ct.call(this, id);
+  };
+  const safe = (v) => { try { return JSON.parse(JSON.stringify(v)); } catch (e) { return null; } };
+  const wrap = (arr) => {
+    if (!Array.isArray(arr) || arr.__tcWrapped) return arr;
+    Object.defineProperty(arr, "__tcWrapped", { value: true });
+    for (const item of arr) send({ dl: safe(item) });
+    const push = arr.push;
+    arr.push = function (...items) { for (const item of items) send({ dl: safe(item) }); return push.apply(this, items); };
+    return arr;
+  };
+  let dataLayer = wrap(window.dataLayer);
+  try {
+    Object.defineProperty(window, "dataLayer", {
+      configurable: true, enumerable: true,
+      get() { return dataLayer; },
+      set(value) { dataLayer = wrap(value); },
+    });
+  } catch (e) {}
+  let last = 0, queued = false;
+  const onMutation = () => {
+    const now = Date.now();
+    if (now - last > 100) { last = now; send({ w: win, dom: 1 }); }
+    else if (!queued) { queued = true; st.call(window, () => { queued = false; last = Date.now(); send({ w: win, dom: 1 }); }, 110); }
+  };
+  const start = () => new MutationObserver(onMutation).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["class", "style", "hidden"] });
+  if (document.documentElement) start(); else document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,264 @@
+"""Validation-rules engine: evaluate caller-supplied rules against a crawl.
+
+A rule (already validated by the API schema) is a dict::
+
+    {"rule_id": "<uuid4>", "vendor": "Meta", "key": "event",
+     "value": "PageView|Purchase", "condition": "OR", "rule_type": "Pixel"}
+
+``condition`` is one of :data:`CONDITIONS` (default/None -> "OR") and
+``rule_type`` one of :data:`RULE_TYPES` (default/None -> "Pixel"); both are
+compared exactly (case-sensitive).  See ``docs/rules.md`` for the semantics.
+
+Patterns (``value``, and the cookie-name ``key`` of Cookie rules) are
+case-sensitive globs matched against the whole text: ``*`` is any run of
+characters (including none), ``?`` exactly one character, every other
+character is literal (``[`` included).  ``|`` separates alternatives; a
+pattern matches when any alternative does.  An empty pattern matches only
+the empty text.  A missing field never matches, not even ``*``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any, Callable, Iterable
+
+try:  # provided by the vendor catalog; resolves keys, display names, aliases
+    from tagcrawl.vendors import find_vendor
+except ImportError:  # pragma: no cover - catalog not available yet
+    find_vendor = None  # type: ignore[assignment]
+
+CONDITIONS = ("OR", "AND")
+RULE_TYPES = ("Pixel", "Cookie", "DataLayer")
+DEFAULT_CONDITION = "OR"
+DEFAULT_RULE_TYPE = "Pixel"
+
+_MISSING = object()  # sentinel: the dataLayer path is absent
+_GLOB = {"*": ".*", "?": "."}
+
+
+@lru_cache(maxsize=2048)
+def _compile(pattern: str) -> "re.Pattern[str]":
+    """Compile a ``|``-separated glob pattern into one anchored regex."""
+    alternatives = ("".join(_GLOB.get(ch) or re.escape(ch) for ch in alt)
+                    for alt in pattern.split("|"))
+    return re.compile("(?:" + "|".join(alternatives) + r")\Z", re.DOTALL)
+
+
+def pattern_matches(pattern: str, text: str | None) -> bool:
+    """Return True if ``text`` (str, or None = missing) matches ``pattern``.
+
+    ``pattern`` is a glob with ``*``/``?`` and ``|`` alternatives (see the
+    module docstring).  None (a missing field) never matches.
+    """
+    if text is None or not isinstance(pattern, str) or not isinstance(text, str):
+        return False
+    return _compile(pattern).match(text) is not None
+
+
+def to_text(value: Any) -> str | None:
+    """Convert a looked-up value to the text that patterns are matched against.
+
+    Strings as-is; booleans ``true``/``false``; None ``null``; numbers, lists
+    and dicts as compact JSON (``9.99``, ``1``, ``{"a":[1,2]}``, non-ASCII kept
+    as-is, key order preserved).  Returns None if the value cannot be
+    serialised (e.g. too deeply nested or circular) - such a value never
+    matches.
+    """
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False,
+                          default=str)
+    except (ValueError, TypeError, RecursionError, OverflowError):
+        return None
+
+
+def _check(values: Iterable[Any], matches: Callable[[Any], bool], condition: str) -> bool:
+    """OR: some candidate matches.  AND: there is a candidate and all match.
+
+    ``_MISSING`` candidates are skipped (they are not candidates).
+    """
+    seen = False
+    for value in values:
+        if value is _MISSING:
+            continue
+        ok = matches(value)
+        if condition == "OR" and ok:
+            return True
+        if condition == "AND" and not ok:
+            return False
+        seen = True
+    return condition == "AND" and seen
+
+
+# --- Pixel
+def _vendor_matcher(vendor: str) -> Callable[[Any], bool]:
+    """Return a predicate telling whether a Hit belongs to ``vendor``.
+
+    ``vendor`` may be a catalog key, display name or alias (case-insensitive),
+    resolved with ``tagcrawl.vendors.find_vendor``; additionally the name is
+    compared case-insensitively with the hit's own ``vendor_key`` and
+    ``vendor_name`` (which is all that happens if the catalog is unavailable).
+    """
+    wanted = vendor.strip()
+    names = {wanted.casefold()}
+    catalog_key = None
+    if find_vendor is not None and wanted:
+        try:
+            catalog_key = getattr(find_vendor(wanted), "key", None)
+        except Exception:  # noqa: BLE001 - fall back to the hit's own names
+            catalog_key = None
+
+    def belongs(hit: Any) -> bool:
+        key = getattr(hit, "vendor_key", None)
+        if catalog_key is not None and key == catalog_key:
+            return True
+        own = (key, getattr(hit, "vendor_name", None))
+        return any(isinstance(n, str) and n.casefold() in names for n in own)
+
+    return belongs
+
+
+def _hit_field(hit: Any, key: str) -> str | None:
+    """Return the text of field ``key`` of ``hit``, or None when missing.
+
+    ``account_id`` and ``event`` read the Hit attributes; any other key is a
+    decoded parameter name looked up (exactly) in ``hit.params``.  None values
+    count as missing; non-str values are converted with :func:`to_text`.
+    """
+    if key in ("account_id", "event"):
+        value = getattr(hit, key, None)
+    else:
+        params = getattr(hit, "params", None)
+        value = params.get(key) if isinstance(params, dict) else None
+    return None if value is None else to_text(value)
+
+
+def _eval_pixel(rule: dict, hits: list, condition: str) -> bool:
+    vendor, key, pattern = rule.get("vendor"), rule.get("key"), rule.get("value")
+    if not all(isinstance(x, str) for x in (vendor, key, pattern)):
+        return False
+    belongs = _vendor_matcher(vendor)
+    # A hit of the vendor missing the field still counts (and fails) for AND.
+    fields = (_hit_field(h, key) for h in hits if belongs(h))
+    return _check(fields, lambda text: pattern_matches(pattern, text), condition)
+
+
+# --- Cookie
+def _eval_cookie(rule: dict, cookies: list, condition: str) -> bool:
+    name_pattern, pattern = rule.get("key"), rule.get("value")
+    if not isinstance(name_pattern, str) or not isinstance(pattern, str):
+        return False
+    values = []
+    for cookie in cookies:
+        if not isinstance(cookie, dict):
+            continue
+        name = cookie.get("name")
+        if isinstance(name, str) and pattern_matches(name_pattern, name):
+            value = cookie.get("value")
+            values.append(None if value is None else to_text(value))
+    return _check(values, lambda text: pattern_matches(pattern, text), condition)
+
+
+# --- DataLayer
+def _lookup(obj: Any, path: str) -> Any:
+    """Follow dotted ``path`` into ``obj``; return the value or ``_MISSING``.
+
+    On a dict the longest run of segments that is itself a key wins (so
+    ``gtm.start`` finds GTM's literal ``"gtm.start"`` key), else one segment.
+    On a list, a segment of ASCII digits is an index.  Anything else (scalar,
+    bad index, absent key, empty path) is missing.
+    """
+    if not path:
+        return _MISSING
+    segments, current, i = path.split("."), obj, 0
+    while i < len(segments):
+        if isinstance(current, dict):
+            for j in range(len(segments), i, -1):
+                name = ".".join(segments[i:j])
+                if name in current:
+                    current, i = current[name], j
+                    break
+            else:
+                return _MISSING
+        elif isinstance(current, (list, tuple)):
+            seg = segments[i]
+            if not (seg.isascii() and seg.isdigit()) or int(seg) >= len(current):
+                return _MISSING
+            current, i = current[int(seg)], i + 1
+        else:
+            return _MISSING
+    return current
+
+
+def _eval_datalayer(rule: dict, datalayer: list, condition: str) -> bool:
+    path, pattern = rule.get("key"), rule.get("value")
+    if not isinstance(path, str) or not isinstance(pattern, str):
+        return False
+    found = (_lookup(push, path) for push in datalayer)
+    return _check(found, lambda value: pattern_matches(pattern, to_text(value)),
+                  condition)
+
+
+# --- API
+def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list) -> bool:
+    """Return one rule's success (see :func:`evaluate_rules`); never raises."""
+    try:
+        if not isinstance(rule, dict):
+            return False
+        condition = rule.get("condition")
+        condition = DEFAULT_CONDITION if condition is None else condition
+        rule_type = rule.get("rule_type")
+        rule_type = DEFAULT_RULE_TYPE if rule_type is None else rule_type
+        if condition not in CONDITIONS:
+            return False
+        if rule_type == "Pixel":
+            return _eval_pixel(rule, hits, condition)
+        if rule_type == "Cookie":
+            return _eval_cookie(rule, cookies, condition)
+        if rule_type == "DataLayer":
+            return _eval_datalayer(rule, datalayer, condition)
+        return False
+    except Exception:  # noqa: BLE001 - odd data must never break a crawl
+        return False
+
+
+def evaluate_rules(rules: list[dict] | None, hits: list | None,
+                   cookies: list[dict] | None, datalayer: list | None,
+                   crawl_succeeded: bool = True) -> list[dict]:
+    """Evaluate validation rules against the results of one crawl.
+
+    Args:
+        rules: rule dicts ``{"rule_id", "vendor", "key", "value", "condition",
+            "rule_type"}`` (see module docstring); None or [] -> [].
+        hits: ``tagcrawl.vendors.types.Hit`` objects captured by the crawl.
+        cookies: CDP cookie dicts (``name``, ``value``, ``domain``, ...) present
+            at the end of the crawl.
+        datalayer: every value pushed to ``window.dataLayer`` (JSON values).
+        crawl_succeeded: when False every rule fails.
+
+    Returns:
+        ``[{"rule_id": <rule's rule_id or None>, "success": bool}, ...]``, one
+        entry per rule, in the order of ``rules``.  Never raises; a rule that
+        cannot be evaluated gets ``success: False``.
+    """
+    rules = _as_list(rules)
+    hits = _as_list(hits)
+    cookies = _as_list(cookies)
+    datalayer = _as_list(datalayer)
+    results = []
+    for rule in rules:
+        rule_id = rule.get("rule_id") if isinstance(rule, dict) else None
+        success = bool(crawl_succeeded) and evaluate_rule(rule, hits, cookies, datalayer)
+        results.append({"rule_id": rule_id, "success": success})
+    return results
+
+
+def _as_list(value: Any) -> list:
+    """Lists as-is, tuples/sets listed, anything else (None, str, ...) -> []."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    return []

@@ -1,0 +1,42 @@
+"""gunicorn settings for tagcrawl (``gunicorn -c python:tagcrawl.gunicorn_conf wsgi:app``).
+
+gthread workers (not gevent: Selenium and Chrome need real threads).  Each
+worker owns a browser pool created lazily after fork; ``worker_exit`` quits
+it, and the master's ``child_exit`` kills what a SIGKILLed worker left.
+The crawl deadline (``TAGCRAWL_CRAWL_TIMEOUT_S``) stays below ``timeout``.
+"""
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+os.environ.setdefault("GUNICORN_THREADS", str(threads))
+_crawl_timeout = float(os.environ.get("TAGCRAWL_CRAWL_TIMEOUT_S", "25"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", str(int(_crawl_timeout) + 15)))
+graceful_timeout = 30
+keepalive = 5
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
+accesslog = "-"
+# Never log query strings or bodies with secrets: the access log has method, path, status, time.
+access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
+
+if _crawl_timeout >= timeout:
+    raise RuntimeError("TAGCRAWL_CRAWL_TIMEOUT_S must stay below gunicorn's timeout")
+
+
+def worker_exit(server, worker):
+    """Quit every Chrome this worker started."""
+    from tagcrawl.browser.pool import shutdown_pools
+
+    shutdown_pools()
+
+
+def child_exit(server, worker):
+    """Master side: kill the browsers of a worker that died without clean-up (SIGKILL)."""
+    from tagcrawl.browser.pool import kill_recorded_browsers
+
+    killed = kill_recorded_browsers(worker.pid)
+    if killed:
+        server.log.warning("killed %d orphan browser group(s) of worker %s", killed, worker.pid)

@@ -1,0 +1,138 @@
+"""Database models.
+
+JSON columns are JSONB on PostgreSQL and JSON on SQLite.  Times are stored as
+timezone-aware UTC.  Secrets (API keys) are stored only as SHA-256 digests.
+"""
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+
+from sqlalchemy.dialects.postgresql import JSONB
+
+from .extensions import db
+
+JSONType = db.JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    """Current time, timezone-aware UTC."""
+    return datetime.now(timezone.utc)
+
+
+def new_uuid() -> str:
+    """A new random uuid4 as its canonical 36-character string."""
+    return str(uuid.uuid4())
+
+
+class ApiKey(db.Model):
+    """A caller of the crawl API.  ``key_hash`` is sha256(key) hex; the key is
+    shown once at creation.  ``key_prefix`` (first 12 chars) finds the row, the
+    digest is then compared in constant time."""
+
+    __tablename__ = "api_keys"
+    id = db.Column(db.Integer, primary_key=True)
+    name = db.Column(db.String(120), nullable=False, unique=True)
+    key_prefix = db.Column(db.String(16), nullable=False, index=True)
+    key_hash = db.Column(db.String(64), nullable=False)
+    webhook_url = db.Column(db.String(2048))
+    webhook_secret = db.Column(db.String(128))
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    revoked_at = db.Column(db.DateTime(timezone=True))
+
+
+class Crawl(db.Model):
+    """One crawl: request, status (queued, running, done, failed) and the
+    CrawlResponse JSON once finished."""
+
+    __tablename__ = "crawls"
+    id = db.Column(db.Integer, primary_key=True)
+    session_id = db.Column(db.String(36), nullable=False, index=True)
+    api_key_id = db.Column(db.Integer, db.ForeignKey("api_keys.id"), index=True)
+    url = db.Column(db.String(2048), nullable=False)
+    status = db.Column(db.String(16), nullable=False, default="done", index=True)
+    success = db.Column(db.Boolean)
+    request = db.Column(JSONType)
+    response = db.Column(JSONType)
+    time_taken_ms = db.Column(db.Integer)
+    attempts = db.Column(db.Integer, nullable=False, default=0)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
+    finished_at = db.Column(db.DateTime(timezone=True))
+
+
+class Customer(db.Model):
+    """A customer whose pages run the browser tag."""
+
+    __tablename__ = "customers"
+    id = db.Column(db.Integer, primary_key=True)
+    name = db.Column(db.String(120), nullable=False, unique=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    domains = db.relationship("AllowedDomain", backref="customer", cascade="all, delete-orphan")
+    tokens = db.relationship("IngestToken", backref="customer", cascade="all, delete-orphan")
+
+
+class AllowedDomain(db.Model):
+    """A whitelisted origin host: ``example.com`` (exact) or ``*.example.com``
+    (any subdomain)."""
+
+    __tablename__ = "allowed_domains"
+    __table_args__ = (db.UniqueConstraint("customer_id", "pattern"),)
+    id = db.Column(db.Integer, primary_key=True)
+    customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"), nullable=False, index=True)
+    pattern = db.Column(db.String(255), nullable=False)
+
+
+class IngestToken(db.Model):
+    """An ingestion token (uuid4) for the stream endpoint."""
+
+    __tablename__ = "ingest_tokens"
+    id = db.Column(db.Integer, primary_key=True)
+    token = db.Column(db.String(36), nullable=False, unique=True, default=new_uuid)
+    customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"), nullable=False, index=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    expires_at = db.Column(db.DateTime(timezone=True))
+    revoked_at = db.Column(db.DateTime(timezone=True))
+
+
+class StreamEvent(db.Model):
+    """One normalised event from the browser tag (spec 2.6).  ``np`` is never stored."""
+
+    __tablename__ = "stream_events"
+    id = db.Column(db.BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    event_id = db.Column(db.String(36), nullable=False, unique=True, default=new_uuid)
+    customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"), index=True)
+    received_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    client_timestamp = db.Column(db.BigInteger)  # epoch ms, from `tm`
+    event_timestamp = db.Column(db.DateTime(timezone=True), nullable=False, index=True)
+    clock_skew_ms = db.Column(db.BigInteger)
+    vendor = db.Column(db.String(64), nullable=False, index=True)
+    vendor_name = db.Column(db.String(255), nullable=False)
+    event_name = db.Column(db.String(255), nullable=False, index=True)
+    domain = db.Column(db.String(255), index=True)
+    host = db.Column(db.String(255))
+    page_url = db.Column(db.String(2048))
+    page_path = db.Column(db.String(2048))
+    vendor_url = db.Column(db.String(2048))
+    http_method = db.Column(db.String(16))
+    deployment_method = db.Column(db.String(64))
+    tag_version = db.Column(db.String(64))
+    deployment_version = db.Column(db.String(64))
+    release = db.Column(db.String(64))
+    environment = db.Column(db.String(64))
+    container = db.Column(db.String(255))
+    execution_ms = db.Column(db.BigInteger)
+    vendor_event_id = db.Column(db.String(255))
+    consent_state = db.Column(db.String(255))
+    session_id = db.Column(db.String(64), index=True)
+    customer_ref = db.Column(db.String(255))
+    system = db.Column(db.String(255))
+    details = db.Column(JSONType)
+    extra = db.Column(JSONType)
+    browser_family = db.Column(db.String(64))
+    browser_version = db.Column(db.String(32))
+    os_family = db.Column(db.String(64))
+    os_version = db.Column(db.String(32))
+    device_family = db.Column(db.String(64))
+    is_bot = db.Column(db.Boolean)
+    ip_prefix = db.Column(db.String(64))
+    user_agent = db.Column(db.String(512))

@@ -1,0 +1,92 @@
+"""SSRF guard: refuse crawl and webhook targets on internal networks.
+
+A URL is refused when it is not http(s), or when its host is, or resolves
+to, a loopback, private (RFC 1918 / ULA), link-local, CGNAT (100.64/10),
+unspecified, multicast or reserved address, or a cloud metadata name.  The
+crawler checks the URL before navigating and again for every request the page
+makes (redirects included) through the Fetch domain.
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+import time
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+CGNAT = ipaddress.ip_network("100.64.0.0/10")
+METADATA_HOSTS = {"metadata.google.internal", "metadata", "instance-data", "metadata.azure.internal"}
+METADATA_ADDRESSES = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"),
+                      ipaddress.ip_address("100.100.100.200")}
+
+
+class UnresolvableHost(Exception):
+    """The host name does not resolve (DNS failure)."""
+
+
+def address_reason(address: ipaddress._BaseAddress) -> str | None:
+    """Why ``address`` is internal ("loopback", "private", ...), or None."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        address = address.ipv4_mapped
+    if address in METADATA_ADDRESSES:
+        return "cloud metadata"
+    checks = (("loopback", address.is_loopback), ("link-local", address.is_link_local),
+              ("unspecified", address.is_unspecified), ("multicast", address.is_multicast),
+              ("CGNAT", isinstance(address, ipaddress.IPv4Address) and address in CGNAT),
+              ("private", address.is_private), ("reserved", address.is_reserved))
+    return next((name for name, hit in checks if hit), None)
+
+
+@lru_cache(maxsize=4096)
+def _resolve(host: str, _ttl_bucket: int) -> tuple[str, ...]:
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UnresolvableHost(host) from exc
+    return tuple(sorted({info[4][0] for info in infos}))
+
+
+def resolve(host: str) -> tuple[str, ...]:
+    """Addresses of ``host`` (cached for about 60 s).  Raises UnresolvableHost."""
+    return _resolve(host, int(time.monotonic() // 60))
+
+
+def url_refusal(url: str, allow_private: bool = False) -> str | None:
+    """Return why ``url`` must not be fetched, or None when it may be.
+
+    Args:
+        url: absolute URL.
+        allow_private: ``TAGCRAWL_ALLOW_PRIVATE_TARGETS``; skips the address checks.
+    Returns:
+        A human-readable reason ("host 10.0.0.5 is a private address"), or None.
+        A host that does not resolve is not refused here: the browser will
+        fail to load it as well, and report that.
+    """
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").rstrip(".").lower()
+    except ValueError:
+        return "malformed URL"
+    if parts.scheme not in ("http", "https"):
+        return f"scheme {parts.scheme or '(none)'!r} is not http(s)"
+    if not host:
+        return "URL has no host"
+    if allow_private:
+        return None
+    if host in METADATA_HOSTS or host.endswith(".internal"):
+        return f"host {host} is a cloud metadata/internal name"
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"host {host} is loopback"
+    try:
+        addresses = [ipaddress.ip_address(host)]
+    except ValueError:
+        try:
+            addresses = [ipaddress.ip_address(a.split("%")[0]) for a in resolve(host)]
+        except UnresolvableHost:
+            return None
+    for address in addresses:
+        reason = address_reason(address)
+        if reason:
+            return f"host {host} is a {reason} address ({address})" if str(address) != host \
+                else f"host {host} is a {reason} address"
+    return None

@@ -1,0 +1,86 @@
+"""Every setting of tagcrawl, read from the environment in one place.
+
+``load_settings(environ)`` returns a dict of Flask config keys.  Values given to
+``create_app(config=...)`` override it.  Secrets have no defaults.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+
+
+def _bool(value: str | None, default: bool) -> bool:
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _int(value: str | None, default: int) -> int:
+    return int(value) if value not in (None, "") else default
+
+
+def _float(value: str | None, default: float) -> float:
+    return float(value) if value not in (None, "") else default
+
+
+def database_url(raw: str | None, instance_path: str) -> str:
+    """Return a SQLAlchemy URL: ``DATABASE_URL`` or SQLite in the instance dir.
+
+    Heroku-style ``postgres://`` and plain ``postgresql://`` URLs are
+    rewritten to ``postgresql+psycopg2://``: SQLAlchemy refuses the old scheme
+    and (2.1+) defaults to psycopg 3, while tagcrawl ships psycopg2-binary.
+    """
+    if not raw:
+        return "sqlite:///" + os.path.join(instance_path, "tagcrawl.db")
+    for scheme in ("postgres://", "postgresql://"):
+        if raw.startswith(scheme):
+            return "postgresql+psycopg2://" + raw[len(scheme):]
+    return raw
+
+
+def load_settings(environ: dict | None = None) -> dict:
+    """Read the ``TAGCRAWL_*`` variables (and ``DATABASE_URL``) into config keys.
+
+    Durations are seconds (``*_S``) or milliseconds (``*_MS``); sizes are bytes.
+    """
+    env = os.environ if environ is None else environ
+    return {
+        "DATABASE_URL_RAW": env.get("DATABASE_URL"),
+        "CHROME_BINARY": env.get("TAGCRAWL_CHROME_BINARY") or None,
+        "CHROMEDRIVER": env.get("TAGCRAWL_CHROMEDRIVER") or None,
+        "CHROME_ARGS": shlex.split(env.get("TAGCRAWL_CHROME_ARGS", "")),
+        "WEBDRIVER_URL": env.get("TAGCRAWL_WEBDRIVER_URL") or None,
+        # Whole-crawl deadline; must stay below gunicorn's timeout (see gunicorn_conf).
+        "CRAWL_TIMEOUT_S": _float(env.get("TAGCRAWL_CRAWL_TIMEOUT_S"), 25.0),
+        "PAGE_LOAD_TIMEOUT_S": _float(env.get("TAGCRAWL_PAGE_LOAD_TIMEOUT_S"), 15.0),
+        # Network-quiet wait: the page is quiet after QUIET_MS without activity,
+        # and the wait never lasts longer than QUIET_CAP_MS.
+        "QUIET_MS": _int(env.get("TAGCRAWL_QUIET_MS"), 500),
+        "QUIET_CAP_MS": _int(env.get("TAGCRAWL_QUIET_CAP_MS"), 8000),
+        # A JS timer shorter than this keeps the page "busy" (tags injected late).
+        "TIMER_HORIZON_MS": _int(env.get("TAGCRAWL_TIMER_HORIZON_MS"), 4000),
+        # How long a late consent banner may take to appear after load.
+        "CONSENT_WAIT_MS": _int(env.get("TAGCRAWL_CONSENT_WAIT_MS"), 10000),
+        "POOL_SIZE": _int(env.get("TAGCRAWL_POOL_SIZE"), 0),  # 0: one per gunicorn thread
+        "DRIVER_MAX_CRAWLS": _int(env.get("TAGCRAWL_DRIVER_MAX_CRAWLS"), 50),
+        "ALLOW_PRIVATE_TARGETS": _bool(env.get("TAGCRAWL_ALLOW_PRIVATE_TARGETS"), False),
+        "PROXY_URL": env.get("TAGCRAWL_PROXY_URL") or None,
+        "SCREENSHOT_DIR": env.get("TAGCRAWL_SCREENSHOT_DIR") or None,
+        "SCREENSHOT_URL": env.get("TAGCRAWL_SCREENSHOT_URL") or None,
+        "STREAM_MAX_BYTES": _int(env.get("TAGCRAWL_STREAM_MAX_BYTES"), 64 * 1024),
+        "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
+        "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
+        # Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
+        # STREAM_BATCH_WAIT_MS after its first row, or as soon as no other request
+        # of the process is about to add one (whichever comes first).
+        "STREAM_BATCH_SIZE": _int(env.get("TAGCRAWL_STREAM_BATCH_SIZE"), 100),
+        "STREAM_BATCH_WAIT_MS": _int(env.get("TAGCRAWL_STREAM_BATCH_WAIT_MS"), 10),
+        # How long a request may wait for the writer to take its row before it
+        # gives up with 503 (the row is then never written).
+        "STREAM_ACK_TIMEOUT_S": _float(env.get("TAGCRAWL_STREAM_ACK_TIMEOUT_S"), 10.0),
+        # Retry-After (seconds) sent with the stream's 503.
+        "STREAM_RETRY_AFTER_S": _int(env.get("TAGCRAWL_STREAM_RETRY_AFTER_S"), 5),
+        # Token (and whitelist) lookups are cached per process; capped at 60 s.
+        "TOKEN_CACHE_S": min(_float(env.get("TAGCRAWL_TOKEN_CACHE_S"), 60.0), 60.0),
+        "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
+    }

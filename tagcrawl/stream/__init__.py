@@ -1,0 +1,1 @@
+"""The stream side: the ingestion endpoint and the browser tag."""

@@ -1,0 +1,202 @@
+"""Decoding of beacon payloads: query strings, form bodies, JSON bodies,
+newline-batched bodies (GA4 ``/g/collect``), base64/JSON embedded params
+(Mixpanel ``data=``) and HTTP basic auth (Segment write key).
+
+All functions are total: they never raise on malformed input (invalid
+percent-encoding, broken JSON, binary-ish text, deep nesting); bodies are
+decoded up to :data:`MAX_BODY` characters only.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote_plus
+
+#: Body decoding cap (256 KiB of text).
+MAX_BODY = 256 * 1024
+#: Maximum number of batched items (lines / JSON list entries) decoded.
+MAX_ITEMS = 500
+_MAX_PARAMS = 2000
+
+
+def _unquote(text: str) -> str:
+    try:
+        return unquote_plus(text, errors="replace")
+    except Exception:  # pragma: no cover - unquote_plus is total for str
+        return text
+
+
+def decode_query(qs: str | None) -> dict[str, str]:
+    """Decode an ``application/x-www-form-urlencoded`` string.
+
+    Args:
+        qs: ``a=1&b=x%20y`` (no leading ``?``), may be None or garbage.
+    Returns:
+        ``{name: value}``; for repeated names the first value wins.
+    """
+    out: dict[str, str] = {}
+    if not qs:
+        return out
+    for part in qs[:MAX_BODY].split("&", _MAX_PARAMS)[:_MAX_PARAMS]:
+        if not part:
+            continue
+        name, _, value = part.partition("=")
+        name = _unquote(name)
+        if name and name not in out:
+            out[name] = _unquote(value)
+    return out
+
+
+def decode_matrix(path: str) -> dict[str, str]:
+    """Decode ``;k=v`` path parameters (Floodlight ``/activity;src=1;cat=x``).
+
+    Also accepts the ``/ddm/activity/src=1;type=a`` form (first pair after a
+    ``/``).  Returns ``{}`` when the path has no ``;``.
+    """
+    out: dict[str, str] = {}
+    if ";" not in path:
+        return out
+    head, _, rest = path.partition(";")
+    parts = rest.split(";")
+    last = head.rsplit("/", 1)[-1]
+    if "=" in last:
+        parts.insert(0, last)
+    for part in parts[:_MAX_PARAMS]:
+        name, sep, value = part.partition("=")
+        if sep and name:
+            out.setdefault(_unquote(name), _unquote(value))
+    return out
+
+
+def _str(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)):
+        return str(value)
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)[:4096]
+    except Exception:
+        return str(value)[:4096]
+
+
+def flatten(doc: Any) -> dict[str, str]:
+    """Flatten a JSON object one level: ``{"a": {"b": 1}, "c": 2}`` ->
+    ``{"a.b": "1", "c": "2"}``; deeper values become JSON strings.
+    Non-dict input gives ``{}``."""
+    out: dict[str, str] = {}
+    if not isinstance(doc, dict):
+        return out
+    for k, v in list(doc.items())[:_MAX_PARAMS]:
+        k = str(k)
+        if isinstance(v, dict) and v:
+            for k2, v2 in list(v.items())[:_MAX_PARAMS]:
+                out[f"{k}.{k2}"] = _str(v2)
+        else:
+            out[k] = _str(v)
+    return out
+
+
+def parse_json(text: str | None) -> Any:
+    """``json.loads`` that returns None instead of raising (also on
+    RecursionError from absurd nesting)."""
+    if not text or not isinstance(text, str):
+        return None
+    s = text[:MAX_BODY].strip()
+    if not s or s[0] not in "[{":
+        return None
+    try:
+        return json.loads(s)
+    except Exception:  # ValueError, RecursionError
+        return None
+
+
+def decode_embedded_json(value: str | None) -> Any:
+    """Decode a parameter carrying JSON, either verbatim or base64 encoded
+    (Mixpanel ``data=``, Klaviyo ``data=``, PostHog ``data=``).
+    Returns the parsed object or None."""
+    if not value or not isinstance(value, str):
+        return None
+    doc = parse_json(value)
+    if doc is not None:
+        return doc
+    s = value[:MAX_BODY].strip()
+    try:
+        padded = s + "=" * (-len(s) % 4)
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+        return parse_json(raw.decode("utf-8"))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+
+
+def basic_auth_user(headers: dict[str, str] | None) -> str | None:
+    """User part of an ``Authorization: Basic`` header (Segment / RudderStack
+    send the write key as the user name), or None."""
+    if not headers:
+        return None
+    try:
+        auth = next((v for k, v in headers.items() if str(k).lower() == "authorization"), None)
+        if not isinstance(auth, str) or not auth[:6].lower() == "basic ":
+            return None
+        raw = base64.b64decode(auth[6:].strip() + "==", validate=False).decode("utf-8", "replace")
+        user = raw.partition(":")[0]
+        return user or None
+    except Exception:
+        return None
+
+
+def _looks_form(line: str) -> bool:
+    if "=" not in line:
+        return False
+    head = line.partition("=")[0]
+    return bool(head) and " " not in head and "{" not in head
+
+
+@dataclass
+class Body:
+    """A decoded request body.
+
+    Attributes:
+        kind: "none", "json", "form", "lines" (several form-encoded lines,
+            e.g. a GA4 batch), "jsonlines" or "raw".
+        params: flattened parameters (form fields, or JSON flattened one level).
+        json: the parsed JSON document (``jsonlines`` gives a list), else None.
+        lines: for "form"/"lines", one ``{name: value}`` dict per line.
+    """
+
+    kind: str = "none"
+    params: dict[str, str] = field(default_factory=dict)
+    json: Any = None
+    lines: list[dict[str, str]] = field(default_factory=list)
+
+
+def decode_body(text: str | None) -> Body:
+    """Decode a request body (see :class:`Body`); never raises.
+
+    Args:
+        text: the request body as text (``Request.post_data``), or None.
+    """
+    if not text or not isinstance(text, str):
+        return Body()
+    s = text[:MAX_BODY]
+    doc = parse_json(s)
+    if doc is not None:
+        return Body("json", flatten(doc), doc)
+    lines = [ln for ln in s.replace("\r\n", "\n").split("\n") if ln.strip()]
+    if len(lines) > 1:
+        docs = [parse_json(ln) for ln in lines[:MAX_ITEMS]]
+        if all(d is not None for d in docs):
+            return Body("jsonlines", {}, docs)
+        if all(_looks_form(ln) for ln in lines[:MAX_ITEMS]):
+            return Body("lines", {}, None, [decode_query(ln) for ln in lines[:MAX_ITEMS]])
+    stripped = s.strip()
+    if len(lines) == 1 and _looks_form(stripped):
+        params = decode_query(stripped)
+        return Body("form", params, None, [params])
+    return Body("raw")

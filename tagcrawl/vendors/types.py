@@ -1,0 +1,67 @@
+"""Value types shared by capture, the vendor matcher, rules and the stream.
+
+``Request`` is one network request seen by the browser (any target: page,
+iframe, out-of-process iframe, worker).  ``Hit`` is one request that the
+vendor catalog recognised as a pixel/tag/beacon of a vendor.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Request:
+    """One outgoing request captured over CDP.
+
+    Attributes:
+        url: absolute request URL.
+        method: HTTP method, upper case ("GET", "POST").
+        post_data: request body as text (UTF-8 decoded), or None.  Filled from
+            ``Network.requestWillBeSent.request.postData`` or
+            ``Network.getRequestPostData``.
+        resource_type: CDP ``Network.ResourceType`` lower-cased: "document",
+            "script", "image", "xhr", "fetch", "ping" (sendBeacon), "other", ...
+        frame_url: URL of the document (or worker script) that sent it.
+        timestamp: wall-clock time the request was sent, epoch milliseconds.
+        headers: request headers (may be empty).
+    """
+
+    url: str
+    method: str = "GET"
+    post_data: str | None = None
+    resource_type: str = "other"
+    frame_url: str | None = None
+    timestamp: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A request recognised as a vendor pixel.
+
+    Attributes:
+        vendor_key: stable catalog key, e.g. "facebook", "google_analytics".
+        vendor_name: catalog display name, e.g. "Meta Pixel".
+        account_id: normalised account id ("AW-123", "G-ABC123"), or None
+            when the vendor was recognised but no id was found.
+        event: event name decoded from the hit ("PageView", "page_view"), or None.
+        params: decoded parameters of the hit (query + body), str -> str.
+        url: request URL.
+        method: HTTP method.
+        transport: the request's resource type ("image", "fetch", "xhr",
+            "ping", "script", ...).
+        frame_url: URL of the document that sent the request.
+        timestamp: epoch milliseconds.
+    """
+
+    vendor_key: str
+    vendor_name: str
+    account_id: str | None
+    event: str | None = None
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    url: str = ""
+    method: str = "GET"
+    transport: str = "other"
+    frame_url: str | None = None
+    timestamp: float = 0.0
