@@ -36,5 +36,6 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register_error_handlers(app)
     app.register_blueprint(crawl_bp)
     app.register_blueprint(stream_bp)
+    from .stream.events_api import bp as events_bp; app.register_blueprint(events_bp)  # noqa: E702
     commands.init_app(app)
     return app

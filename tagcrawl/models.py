@@ -98,9 +98,11 @@ class StreamEvent(db.Model):
     """One normalised event from the browser tag (spec 2.6).  ``np`` is never stored."""
 
     __tablename__ = "stream_events"
+    # Keyset pagination of GET /api/v1/events per customer (and the FK's index).
+    __table_args__ = (db.Index("ix_stream_events_customer_time", "customer_id", "event_timestamp", "id"),)
     id = db.Column(db.BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
     event_id = db.Column(db.String(36), nullable=False, unique=True, default=new_uuid)
-    customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"), index=True)
+    customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"))
     received_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     client_timestamp = db.Column(db.BigInteger)  # epoch ms, from `tm`
     event_timestamp = db.Column(db.DateTime(timezone=True), nullable=False, index=True)

@@ -105,3 +105,18 @@ def api_key(app):
 def browser(fixture_web, tmp_path):
     """Marks a test as needing Chrome (skips, or fails in CI, without it)."""
     return browser_config(fixture_web, tmp_path)
+
+
+@pytest.fixture
+def crawler(browser):
+    """``crawler(url, **options) -> CrawlOutcome``: run_crawl without HTTP or DB."""
+    from tagcrawl.crawl.service import run_crawl
+
+    app = create_app(dict(browser, SQLALCHEMY_DATABASE_URI="sqlite://"))
+
+    def crawl(url, rules=None, config=None, **options):
+        merged = dict(app.config, **(config or {}))
+        return run_crawl(merged, {"url": url, "session_id": None, "options": options or None,
+                                  "validationRules": rules})
+
+    return crawl

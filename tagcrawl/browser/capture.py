@@ -62,7 +62,10 @@ class NetworkCapture:
         self.page_session: str | None = None
         self.page_target: str | None = None
         self._main_request: tuple | None = None
-        self._inflight: dict[tuple, tuple[float, str]] = {}
+        # requestId -> (started, resource type, session).  Keyed by requestId
+        # alone: a cross-site frame's navigation starts in the parent's session
+        # and finishes in the out-of-process iframe's session.
+        self._inflight: dict[str, tuple[float, str, str | None]] = {}
         self._pending_bodies: dict[tuple, dict] = {}
         self._timers: dict[tuple, int] = {}
         self._late_timers: dict[tuple, int] = {}
@@ -119,7 +122,7 @@ class NetworkCapture:
         gone = params.get("sessionId")
         self.sessions.pop(gone, None)
         with self._cond:
-            for key in [k for k in self._inflight if k[0] == gone]:
+            for key in [k for k, v in self._inflight.items() if v[2] == gone]:
                 self._inflight.pop(key, None)
             for key in [k for k in self._timers if k[0] == gone]:
                 self._timers.pop(key, None)
@@ -143,7 +146,7 @@ class NetworkCapture:
                       timestamp=(params.get("wallTime") or time.time()) * 1000.0,
                       headers=dict(request.get("headers") or {}))
         with self._cond:
-            self._inflight[key] = (time.monotonic(), resource_type)
+            self._inflight[key[1]] = (time.monotonic(), resource_type, session)
             if resource_type == "Document" and params.get("frameId") == self.page_target:
                 self._main_request, self.main_status, self.main_error = key, None, None
             self._last_activity = time.monotonic()
@@ -175,7 +178,7 @@ class NetworkCapture:
 
     def _finished(self, params: dict, session: str | None) -> None:
         with self._cond:
-            self._inflight.pop((session, params.get("requestId")), None)
+            self._inflight.pop(params.get("requestId"), None)
             self._last_activity = time.monotonic()
             if (session, params.get("requestId")) == self._main_request and params.get("errorText"):
                 self.main_error = params["errorText"]
@@ -226,7 +229,7 @@ class NetworkCapture:
 
     # -- waiting ---------------------------------------------------------------
     def _busy(self, now: float) -> bool:
-        for started, resource_type in self._inflight.values():
+        for started, resource_type, _session in self._inflight.values():
             if resource_type in BLOCKING_TYPES or (now - started) * 1000 < STALE_MS:
                 return True
         return bool(self._pending_bodies) or any(n > 0 for n in self._timers.values())
@@ -250,7 +253,7 @@ class NetworkCapture:
                 if now >= end:
                     return False
                 wake = min(end, self._last_activity + quiet_ms / 1000.0) if not self._busy(now) else end
-                stale = [s + STALE_MS / 1000.0 for s, t in self._inflight.values() if t not in BLOCKING_TYPES]
+                stale = [s + STALE_MS / 1000.0 for s, t, _ in self._inflight.values() if t not in BLOCKING_TYPES]
                 if stale:
                     wake = min([wake] + [s for s in stale if s > now])
                 self._cond.wait(timeout=max(0.005, wake - now))

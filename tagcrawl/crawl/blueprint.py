@@ -6,6 +6,7 @@ from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
 from ..errors import ApiError, validation_error_response
+from ..netguard import url_refusal
 from ..schemas import CrawlRequestSchema
 from ..vendors import catalog_listing
 from .records import store_crawl
@@ -51,6 +52,10 @@ def crawl():
             kind = "json_invalid" if "JSON." in err.messages["_body"][0] else "dict_type"
             return jsonify({"detail": [{"loc": ["body"], "msg": err.messages["_body"][0], "type": kind}]}), 422
         return validation_error_response(err, schema)
+    refusal = url_refusal(data["url"], current_app.config.get("ALLOW_PRIVATE_TARGETS", False))
+    if refusal:
+        return jsonify({"detail": [{"loc": ["body", "url"], "msg": f"Refused target: {refusal}.",
+                                    "type": "url_refused"}]}), 422
     options = data.get("options") or {}
     if options.get("webhook") and not g.api_key.webhook_url:
         return jsonify({"detail": [{"loc": ["body", "options", "webhook"], "type": "webhook_not_configured",

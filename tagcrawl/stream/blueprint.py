@@ -1,4 +1,113 @@
-"""HTTP API of the stream side (placeholder until ingestion lands)."""
-from flask import Blueprint
+"""``POST /stream/api/v1``: ingest one event from the browser tag (spec 4.3).
+
+Checks, in this order, each answered as ErrorMessage:
+
+1. 413 body over ``STREAM_MAX_BYTES`` (while reading, before parsing);
+2. 415 a content type other than application/json, text/plain or none;
+3. 400 not a JSON object, or the schema refuses it (the message names the field);
+4. 401 token unknown, expired or revoked;
+5. 403 Origin (else the Referer's origin) missing or not whitelisted for the
+   token's customer;
+6. 204 (no body) once the row is committed, or 503 with ``Retry-After`` when
+   the database cannot take it.
+
+Every answer to a request with an ``Origin`` header echoes it in
+``Access-Control-Allow-Origin`` (``Vary: Origin``), so a page can read why
+an event was refused.  ``OPTIONS`` answers the CORS preflight for origins
+whitelisted by any customer.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..errors import ApiError
+from ..models import utcnow
+from .body import check_content_type, parse_object, read_body, validate_event
+from .domains import host_allowed, request_origin
+from .normalize import normalize
+from .tokens import all_patterns, lookup_token, token_problem
+from .writer import StoreUnavailable, get_writer
 
 bp = Blueprint("stream", __name__, url_prefix="/stream")
+
+PREFLIGHT_MAX_AGE_S = 7200
+
+
+def _clock():
+    """The app's clock: ``STREAM_CLOCK`` (a callable returning aware UTC) or utcnow."""
+    return (current_app.config.get("STREAM_CLOCK") or utcnow)()
+
+
+def _unavailable(reason: str) -> ApiError:
+    retry = str(current_app.config.get("STREAM_RETRY_AFTER_S", 5))
+    return ApiError(503, f"Event not stored: {reason} Retry later.", {"Retry-After": retry})
+
+
+@bp.after_request
+def _cors(response: Response) -> Response:
+    """Echo the request's Origin on every answer of the stream endpoint."""
+    origin = request.headers.get("Origin")
+    if origin and origin != "null":
+        response.headers["Access-Control-Allow-Origin"] = origin
+    response.vary.add("Origin")
+    return response
+
+
+def _no_content() -> Response:
+    """204 without a body nor a Content-Type."""
+    response = Response(status=204)
+    del response.headers["Content-Type"]
+    return response
+
+
+@bp.route("/api/v1", methods=["OPTIONS"], provide_automatic_options=False)
+def preflight():
+    """CORS preflight: 204 with the CORS headers for a whitelisted origin, else 403."""
+    found = request_origin(request.headers.get("Origin"), None)
+    try:
+        allowed = found is not None and host_allowed(found[1], all_patterns())
+    except SQLAlchemyError:
+        current_app.logger.warning("stream preflight: database unavailable")
+        raise _unavailable("the database is unavailable.") from None
+    if not allowed:
+        raise ApiError(403, "Origin is not whitelisted for streaming.")
+    response = _no_content()
+    response.headers.update({
+        "Access-Control-Allow-Methods": "POST",
+        "Access-Control-Allow-Headers": "Content-Type",
+        "Access-Control-Max-Age": str(PREFLIGHT_MAX_AGE_S),
+    })
+    return response
+
+
+@bp.post("/api/v1", provide_automatic_options=False)
+def ingest():
+    """Ingest one event; see the module docstring for the answers."""
+    config = current_app.config
+    writer = get_writer(current_app._get_current_object())
+    with writer.slot() as submit:
+        data = read_body(request.environ, config["STREAM_MAX_BYTES"])
+        check_content_type(request.headers.get("Content-Type"))
+        event = validate_event(parse_object(data))
+        now = _clock()
+        try:
+            info = lookup_token(event["t"])
+        except SQLAlchemyError:
+            current_app.logger.warning("stream token lookup: database unavailable")
+            raise _unavailable("the database is unavailable.") from None
+        problem = token_problem(info, now)
+        if problem:
+            raise ApiError(401, problem)
+        found = request_origin(request.headers.get("Origin"), request.headers.get("Referer"))
+        if found is None:
+            raise ApiError(403, "No Origin or Referer header: the request origin cannot be checked.")
+        if not host_allowed(found[1], info.patterns):
+            raise ApiError(403, f"Origin {found[0]} is not whitelisted for this token's customer.")
+        row = normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
+                        received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
+        try:
+            submit(row, config.get("STREAM_ACK_TIMEOUT_S", 10.0))
+        except StoreUnavailable as exc:
+            raise _unavailable("the database could not commit it.") from exc
+    return _no_content()

@@ -207,6 +207,7 @@ def browser_patterns() -> list[dict[str, Any]]:
          "host": "(?:^|\\\\.)(?:facebook\\\\.com)$" | None,   # test on location.hostname
          "path": "^/tr/?$" | None,                         # test on location.pathname
          "require": {"v": "^2$", "tid": "^[Gg]-"},         # query/body params that must match
+         "require_body": {"eventType": ""},                # JSON-body paths that must match
          "id_param": "id" | None,                          # account id query/body param
          "id_path": "^/signals/config/([0-9]+)" | None,    # or regex whose group 1 is the id
          "event_param": "ev" | None,
@@ -226,6 +227,7 @@ def browser_patterns() -> list[dict[str, Any]]:
                 "host": p.host,
                 "path": p.path,
                 "require": {s.partition(":")[2]: rx for s, rx in p.require if s.partition(":")[0] in ("p", "q")},
+                "require_body": {s.partition(":")[2]: rx for s, rx in p.require if s.partition(":")[0] == "json"},
                 "id_param": _param_spec(p.ids),
                 "id_path": _path_spec(p.ids),
                 "event_param": _param_spec(p.events),

@@ -24,7 +24,7 @@ VENDORS = (
     Vendor(
         "adobe_heartbeat", "Adobe Heartbeat (Media Analytics)", "analytics",
         (
-            P(host_re("hb.omtrdc.net", "hb-api.omtrdc.net"), None, ids="p:s:sc:rsid", events="p:s:event:type"),
+            P(host_re("hb.omtrdc.net"), None, ids="p:s:sc:rsid", events="p:s:event:type"),
             P(None, r"^/api/v1/sessions(?:/[^/]+/events)?/?$", require={"json:eventType": ""},
               ids="json:params.analytics.reportSuite", events="json:eventType"),
         ),

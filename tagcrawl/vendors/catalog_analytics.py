@@ -157,7 +157,8 @@ VENDORS = (
     Vendor(
         "snowplow", "Snowplow", "analytics",
         (
-            P(None, r"(?:^|/)com\.snowplowanalytics\.snowplow/tp2$", ids="json:aid", events="json:e",
+            P(None, r"(?:^|/)com\.snowplowanalytics\.snowplow/tp2$", require={"json:schema": "snowplow"},
+              ids="json:aid", events="json:e",
               split="json:data"),
             P(None, r"(?:^|/)i$", require={"p:e": "^(?:pv|pp|se|ue|tr|ti|ad)$", "p:tv": "^[a-z]+-[0-9]"},
               ids="p:aid", events="p:e"),

@@ -80,7 +80,7 @@ VENDORS = (
               r"^/(?:ddm/)?activityi?[;/]|^/ddm/fls/", ids="p:src", events="p:cat"),
             P(None, _GTAG, require={"q:id": "^[Dd][Cc]-"}, ids="q:id"),
         ),
-        ("DoubleClick", "DoubleClick Floodlight", "Campaign Manager", "CM360", "Google Marketing Platform",
+        ("DoubleClick", "DoubleClick Floodlight", "Campaign Manager", "Campaign Manager 360", "CM360", "Google Marketing Platform",
          "Search Ads 360", "Display & Video 360"),
         ids.DC,
         "`src=` path parameter of `ad.doubleclick.net/activity;src=...` / `fls.doubleclick.net`; "

@@ -153,7 +153,38 @@ VENDORS = (
         None,
         "not exposed in the URL (`company_id` if present)",
     ),
+    Vendor(
+        "invoca", "Invoca", "marketing automation",
+        (P(host_re("solutions.invocacdn.com"), r"/[0-9]+/(?:tags/)?[0-9]+/tag-(?:draft|live)\.js$",
+           ids=r"path:/([0-9]+)/(?:tags/)?([0-9]+)/tag-", events=r"path:/tag-([a-z]+)\.js$"),),
+        ("Invoca Call Tracking",),
+        ids.pattern("[0-9]{1,10}/[0-9]{1,10}", example="1234/5678901234"),
+        "`<network>/<tag>` from `solutions.invocacdn.com/js/networks/<network>/tags/<tag>/tag-live.js`",
+    ),
+    Vendor(
+        "merkle_merkury", "Merkle Merkury", "customer data platform",
+        (P(None, r"/tpTracking/loader/load\.js$", require={"q:sv_cid": ""}, ids="q:sv_cid"),),
+        ("Merkury",),
+        ids.pattern("[A-Za-z0-9_-]{2,40}", example="1234_56789"),
+        "`sv_cid` of `/tpTracking/loader/load.js` (any host)",
+    ),
     # -- experimentation ----------------------------------------------------------
+    Vendor(
+        "omniconvert", "Omniconvert", "optimization",
+        (P(None, r"(?:^|/)mktzsave/?$", require={"p:id_website": "^[0-9]+$"}, ids="p:id_website",
+           events="p:event"),),
+        ("Omniconvert Explore",),
+        ids.digits(1, 10, example="12345"),
+        "`id_website` of the `mktzsave` beacon (any host)",
+    ),
+    Vendor(
+        "split_io", "Split", "optimization",
+        (P(host_re("events.split.io"), r"^/api/(?:events/(?:beacon|bulk)|testImpressions/(?:count/beacon|beacon|bulk))$",
+           ids="json:token", events=("json:eventTypeId", "json:f"), split="json:entries"),),
+        ("Split.io", "SplitIO", "Harness Feature Management"),
+        ids.pattern("[A-Za-z0-9]{16,64}", example="abcdefghijklmnopqrstuvwxyz0123456789"),
+        "SDK key `token` of the `events.split.io/api/*/beacon` JSON body",
+    ),
     Vendor(
         "optimizely", "Optimizely", "optimization",
         (

@@ -54,7 +54,22 @@ VENDORS = (
         ids.digits(1, 8, example="1234"),
         "site id in `cdn.tagcommander.com/<site>/tc_<name>_<n>.js`",
     ),
+    Vendor(
+        "ensighten_server_side", "Ensighten Server Side", "tag manager",
+        (P(None, r"(?:^|/)sst/?$", require={"q:sstVersion": ""}, ids=r"path:^/pc/([^/]+)/sst",
+           events="p:events[0].name"),),
+        ("Ensighten SST", "Cheq Server Side"),
+        ids.pattern("[A-Za-z0-9_-]{2,40}", case="lower", example="mycompany"),
+        "client from the `/pc/<client>/sst?sstVersion=` path (any host)",
+    ),
     # -- session replay / experience analytics ---------------------------------
+    Vendor(
+        "glassbox", "Glassbox", "session replay",
+        (P(None, r"(?:^|/)cls_report/?$", require={"q:clsjsv": ""}),),
+        (),
+        None,
+        "not exposed (the `cls_report?clsjsv=` beacon carries no account id)",
+    ),
     Vendor(
         "hotjar", "Hotjar", "session replay",
         (

@@ -12,9 +12,12 @@ Algorithm for one request:
    extract and normalise the account id(s) and the event name.
 
 Id policy: when an id source yields a value but it is malformed for the
-vendor's :class:`~tagcrawl.vendors.ids.IdFormat`, the pattern does not match
-(no hit at all); when no id source yields anything (e.g. a library load like
-``fbevents.js``) the hit is reported with ``account_id=None``.
+vendor's :class:`~tagcrawl.vendors.ids.IdFormat` (or does not fit the
+source's ``~regex``), the pattern does not match: no hit at all, so
+``facebook.com/tr?id=abc`` is not a Meta pixel.  When no id source yields
+anything (e.g. a library load like ``fbevents.js``) the hit is reported with
+``account_id=None``.  In a comma list, malformed members are skipped and the
+well-formed ones reported.
 """
 from __future__ import annotations
 
@@ -79,19 +82,30 @@ def compile_catalog(catalog: Iterable[Vendor]) -> tuple[_Compiled, ...]:
 
 
 def _json_get(doc: Any, path: str) -> Any:
-    node = doc
+    """Value at dotted ``path`` (``a.b.0.c``) in a JSON document, or None.
+    Keys that themselves contain dots (Adobe Media ``"analytics.reportSuite"``)
+    are found too: the longest matching key wins at each level."""
     if not path:
+        return doc
+    return _json_walk(doc, path.split("."), 0)
+
+
+def _json_walk(node: Any, parts: list[str], depth: int) -> Any:
+    if not parts:
         return node
-    for part in path.split("."):
-        if isinstance(node, dict):
-            node = node.get(part)
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-        if node is None:
-            return None
-    return node
+    if depth > 32:
+        return None
+    if isinstance(node, dict):
+        for i in range(len(parts), 0, -1):
+            key = ".".join(parts[:i])
+            if key in node and node[key] is not None:
+                found = _json_walk(node[key], parts[i:], depth + 1)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(node, list) and parts[0].isdigit() and int(parts[0]) < len(node):
+        return _json_walk(node[int(parts[0])], parts[1:], depth + 1)
+    return None
 
 
 class _Ctx:

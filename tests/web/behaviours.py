@@ -43,6 +43,8 @@ def route(host, path, query, method, body, headers, web):
         return 302, {"Location": query.get("to", "/")}, b""
     if name == "redirect-loop":
         return 302, {"Location": "/__fixture/redirect-loop?n=" + str(int(query.get("n", 0)) + 1)}, b""
+    if name == "hang":  # accept the request, never answer
+        return 200, {}, lambda h: h.server.web.stop_event.wait(60)
     if name == "slow":
         return 200, {}, _never_ending
     if name == "big":

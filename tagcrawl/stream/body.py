@@ -1,0 +1,165 @@
+"""Reading and validating the body of ``POST /stream/api/v1``.
+
+The order of the checks is the endpoint's contract: size (413), content type
+(415), JSON object (400), schema (400).  Each failure raises ``ApiError``
+with a message that names the problem (and the field, for schema errors).
+"""
+from __future__ import annotations
+
+import json
+
+from marshmallow import ValidationError
+
+from ..errors import ApiError
+from ..schemas import StreamEventRequestSchema
+
+#: Content types a browser tag can send: fetch/XHR (application/json) and
+#: ``navigator.sendBeacon(url, string)`` (text/plain;charset=UTF-8).  A request
+#: with no content type at all is accepted too.
+ACCEPTED_TYPES = frozenset({"application/json", "text/plain"})
+ACCEPTED_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii"})
+_CHUNK = 16 * 1024
+
+_schema = StreamEventRequestSchema()
+
+
+def read_body(environ: dict, limit: int) -> bytes:
+    """Read the raw request body, refusing more than ``limit`` bytes (413).
+
+    A ``Content-Length`` over the limit is refused before reading.  Without a
+    Content-Length (chunked transfer), the body is read in chunks and refused
+    as soon as the total passes ``limit``; that needs a server that
+    terminates the input stream (``wsgi.input_terminated``, as gunicorn
+    does), otherwise the body is taken as empty (werkzeug's safe fallback).
+
+    Args:
+        environ: the WSGI environ.
+        limit: the largest accepted body, in bytes.
+    Returns:
+        the body bytes (at most ``limit`` of them).
+    """
+    too_large = ApiError(413, f"Request body is larger than {limit} bytes.")
+    stream = environ["wsgi.input"]
+    raw_length = environ.get("CONTENT_LENGTH") or ""
+    if raw_length.strip():
+        try:
+            length = int(raw_length)
+        except ValueError:
+            raise ApiError(400, "Content-Length is not a number.") from None
+        if length > limit:
+            raise too_large
+        length = max(length, 0)
+        data = stream.read(length) if length else b""
+        return data
+    if not environ.get("wsgi.input_terminated"):
+        return b""
+    parts, total = [], 0
+    while True:
+        chunk = stream.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            return b"".join(parts)
+        total += len(chunk)
+        if total > limit:
+            raise too_large
+        parts.append(chunk)
+
+
+def check_content_type(value: str | None) -> None:
+    """Refuse (415) anything but application/json, text/plain or no content type.
+
+    Args:
+        value: the ``Content-Type`` header, e.g. ``"text/plain;charset=UTF-8"``.
+    """
+    if not value or not value.strip():
+        return
+    mime, _, params = value.partition(";")
+    mime = mime.strip().lower()
+    if mime not in ACCEPTED_TYPES:
+        raise ApiError(415, f"Content-Type {mime!r} is not accepted: send application/json or text/plain.")
+    for param in params.split(";"):
+        name, _, charset = param.partition("=")
+        if name.strip().lower() == "charset" and charset.strip().strip('"').lower() not in ACCEPTED_CHARSETS:
+            raise ApiError(415, f"charset {charset.strip()!r} is not accepted: send UTF-8.")
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def parse_object(data: bytes) -> dict:
+    """Parse ``data`` as a JSON object (400 otherwise).
+
+    Returns:
+        the decoded dict.
+    """
+    if not data.strip():
+        raise ApiError(400, "Body is empty: send the event as a JSON object.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, f"Body is not valid UTF-8 (byte {exc.start}).") from None
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, f"Body is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
+    except ValueError as exc:
+        raise ApiError(400, f"Body is not valid JSON: {exc}.") from None
+    except RecursionError:
+        raise ApiError(400, "Body is nested too deeply.") from None
+    if not isinstance(value, dict):
+        raise ApiError(400, f"Body must be a JSON object, not {_json_kind(value)}.")
+    return value
+
+
+def _json_kind(value) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number"
+
+
+def format_errors(messages: dict) -> str:
+    """marshmallow error messages as one line that names each field.
+
+    ``{"t": ["Not a valid UUID."], "dt": {0: ["..."]}}`` ->
+    ``"t: Not a valid UUID.; dt.0: ..."``, in the schema's field order
+    (undeclared keys last); schema-level errors are named ``body``.
+    """
+    order = {name: i for i, name in enumerate(_schema.fields)}
+    parts: list[str] = []
+
+    def walk(node, path: str) -> None:
+        if isinstance(node, dict):
+            for key, sub in node.items():
+                name = "body" if key == "_schema" else str(key)
+                walk(sub, f"{path}.{name}" if path else name)
+        elif isinstance(node, list):
+            for item in node:
+                if isinstance(item, (dict, list)):
+                    walk(item, path)
+                else:
+                    parts.append(f"{path}: {item}")
+        else:
+            parts.append(f"{path}: {node}")
+
+    for key in sorted(messages, key=lambda k: order.get(k, len(order))):
+        walk({key: messages[key]}, "")
+    return "; ".join(parts)
+
+
+def validate_event(body: dict) -> dict:
+    """Load ``body`` with ``StreamEventRequestSchema`` (400 naming the field).
+
+    Returns:
+        the loaded dict (``t`` and ``sid`` as ``uuid.UUID``, ``rl`` as str,
+        undeclared keys as sent).
+    """
+    try:
+        return _schema.load(body)
+    except ValidationError as err:
+        raise ApiError(400, format_errors(err.messages)) from None

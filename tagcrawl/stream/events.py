@@ -1,0 +1,165 @@
+"""Reading stored events: filters, keyset pagination, export rows.
+
+Events are read in ``(event_timestamp, id)`` order.  A page ends with an
+opaque cursor (base64url of the last row's key); the next page starts after
+it, so pages never skip nor repeat rows whatever arrives meanwhile.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Iterator
+
+from sqlalchemy import and_, or_
+
+from ..extensions import db
+from ..models import Customer, StreamEvent
+
+PAGE_DEFAULT = 100
+PAGE_MAX = 1000
+
+#: Columns of an exported / listed event, in order (``customer`` is the name).
+FIELDS = [
+    "event_id", "customer", "received_at", "event_timestamp", "client_timestamp", "clock_skew_ms",
+    "vendor", "vendor_name", "event_name", "domain", "host", "page_url", "page_path", "vendor_url",
+    "http_method", "deployment_method", "tag_version", "deployment_version", "release", "environment",
+    "container", "execution_ms", "vendor_event_id", "consent_state", "session_id", "customer_ref", "system",
+    "details", "extra", "browser_family", "browser_version", "os_family", "os_version", "device_family",
+    "is_bot", "ip_prefix", "user_agent",
+]
+
+_RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Which events to read.  ``since`` is inclusive, ``until`` exclusive
+    (aware datetimes, compared with ``event_timestamp``); ``domain`` matches
+    the registrable domain or the host; the others are exact."""
+
+    customer: str | None = None
+    domain: str | None = None
+    vendor: str | None = None
+    event: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+def parse_time(text: str, now: datetime | None = None) -> datetime:
+    """ISO 8601 (``2024-05-01``, ``2024-05-01T12:00:00Z``; naive = UTC) or a
+    duration back from ``now`` (``90s``, ``15m``, ``24h``, ``7d``, ``2w``).
+
+    Returns an aware datetime; raises ValueError otherwise.
+    """
+    value = (text or "").strip()
+    match = _RELATIVE.match(value.lower())
+    if match:
+        now = now or datetime.now(timezone.utc)
+        return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text!r} is not an ISO 8601 time nor a duration like 24h or 7d") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def encode_cursor(event_timestamp: datetime, row_id: int) -> str:
+    """Opaque cursor for the row ``(event_timestamp, id)``."""
+    raw = json.dumps([_aware(event_timestamp).isoformat(), row_id], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    """Inverse of ``encode_cursor``; ValueError for anything else."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        stamp, row_id = json.loads(raw)
+        if not isinstance(row_id, int) or isinstance(row_id, bool):
+            raise ValueError
+        return datetime.fromisoformat(stamp), row_id
+    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise ValueError("not a cursor returned by this API") from None
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def _filtered(query, flt: EventFilter):
+    if flt.customer:
+        query = query.where(Customer.name == flt.customer)
+    if flt.domain:
+        domain = flt.domain.strip().lower()
+        query = query.where(or_(StreamEvent.domain == domain, StreamEvent.host == domain))
+    if flt.vendor:
+        query = query.where(StreamEvent.vendor == flt.vendor)
+    if flt.event:
+        query = query.where(StreamEvent.event_name == flt.event)
+    if flt.since:
+        query = query.where(StreamEvent.event_timestamp >= flt.since)
+    if flt.until:
+        query = query.where(StreamEvent.event_timestamp < flt.until)
+    return query
+
+
+def count_events(flt: EventFilter) -> int:
+    """How many events match ``flt``."""
+    query = db.select(db.func.count(StreamEvent.id)).select_from(StreamEvent)
+    query = query.outerjoin(Customer, Customer.id == StreamEvent.customer_id)
+    return db.session.scalar(_filtered(query, flt)) or 0
+
+
+def to_dict(event: StreamEvent, customer: str | None) -> dict:
+    """One event as a JSON-ready dict with the ``FIELDS`` keys (times ISO 8601 UTC)."""
+    out = {}
+    for name in FIELDS:
+        value = customer if name == "customer" else getattr(event, name)
+        out[name] = _aware(value).isoformat() if isinstance(value, datetime) else value
+    return out
+
+
+def page_events(flt: EventFilter, cursor: str | None = None,
+                limit: int = PAGE_DEFAULT) -> tuple[list[dict], str | None]:
+    """One page of events after ``cursor``.
+
+    Args:
+        flt: the filters.
+        cursor: from the previous page, or None for the first.
+        limit: page size, clamped to 1..PAGE_MAX.
+    Returns:
+        ``(events as dicts, next cursor or None when this was the last page)``.
+    Raises:
+        ValueError: a cursor that this API did not issue.
+    """
+    limit = max(1, min(int(limit), PAGE_MAX))
+    query = (db.select(StreamEvent, Customer.name)
+             .outerjoin(Customer, Customer.id == StreamEvent.customer_id)
+             .order_by(StreamEvent.event_timestamp, StreamEvent.id)
+             .limit(limit + 1))
+    query = _filtered(query, flt)
+    if cursor:
+        stamp, row_id = decode_cursor(cursor)
+        query = query.where(or_(StreamEvent.event_timestamp > stamp,
+                                and_(StreamEvent.event_timestamp == stamp, StreamEvent.id > row_id)))
+    rows = db.session.execute(query).all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    events = [to_dict(event, name) for event, name in rows]
+    next_cursor = encode_cursor(rows[-1][0].event_timestamp, rows[-1][0].id) if more else None
+    db.session.expunge_all()  # keep the session small while exporting many pages
+    return events, next_cursor
+
+
+def iter_events(flt: EventFilter, page_size: int = PAGE_MAX) -> Iterator[dict]:
+    """Every matching event, page by page (constant memory)."""
+    cursor = None
+    while True:
+        events, cursor = page_events(flt, cursor, page_size)
+        yield from events
+        if cursor is None:
+            return

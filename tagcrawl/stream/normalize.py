@@ -1,0 +1,121 @@
+"""From a validated StreamEventRequest to the stored record (spec 2.6).
+
+The mapping (request field -> record column) is documented in docs/stream.md.
+``np`` is never stored; undeclared keys go to ``extra``.
+"""
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from ..schemas import StreamEventRequestSchema
+from ..vendors import vendor_key_for
+from .client import UA_MAX, browser_info, client_ip, ip_prefix
+from .domains import normalize_host, registrable_domain
+
+#: Client time is trusted as the event time when within this of server time.
+MAX_SKEW_MS = 5 * 60 * 1000
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MS = timedelta(milliseconds=1)
+
+DECLARED = frozenset(StreamEventRequestSchema().fields)
+
+#: Record column <- request field, for the fields copied as sent.
+COPIED = {
+    "vendor_name": "vn", "event_name": "e", "page_url": "u", "vendor_url": "vu",
+    "deployment_method": "dm", "tag_version": "mv", "deployment_version": "sv", "release": "rl",
+    "environment": "env", "container": "do", "execution_ms": "et", "vendor_event_id": "vid",
+    "consent_state": "cn", "customer_ref": "cid", "system": "s", "details": "dt",
+}
+
+
+@lru_cache(maxsize=1024)
+def _vendor_by_name(vn: str) -> str:
+    return vendor_key_for(vn, None)
+
+
+def vendor_key(vn: str, vu: str | None) -> str:
+    """Catalog key for ``vn`` (memoized), else for ``vu``, else ``"unknown"``.
+
+    Same result as ``vendors.vendor_key_for(vn, vu)``, which tries the name first.
+    """
+    key = _vendor_by_name(vn)
+    if key == "unknown" and vu:
+        key = vendor_key_for(None, vu)
+    return key
+
+
+def event_time(tm: float | None, received_at: datetime) -> tuple[int | None, datetime, int | None]:
+    """The client timestamp, the event time and the clock skew.
+
+    Args:
+        tm: client epoch time in milliseconds (``tm``), or None.
+        received_at: server receive time (aware UTC).
+    Returns:
+        ``(client_timestamp_ms, event_timestamp, clock_skew_ms)``: the event
+        time is the client's when ``|skew| <= MAX_SKEW_MS`` (5 minutes), else
+        ``received_at``; skew is client minus server, in ms (None without ``tm``).
+    """
+    if tm is None:
+        return None, received_at, None
+    client_ms = int(round(tm))
+    skew = int(round(tm - (received_at - EPOCH) / _MS))
+    if abs(skew) <= MAX_SKEW_MS:
+        return client_ms, EPOCH + timedelta(milliseconds=tm), skew
+    return client_ms, received_at, skew
+
+
+def _host_of(url: str | None) -> str:
+    if not url:
+        return ""
+    try:
+        return normalize_host(urlsplit(url).hostname or "")
+    except ValueError:
+        return ""
+
+
+def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ: dict,
+              received_at: datetime, trusted_proxies: int = 0) -> dict:
+    """Build the ``stream_events`` row of one accepted event.
+
+    Args:
+        event: the dict loaded by ``StreamEventRequestSchema``.
+        customer_id: the token's customer.
+        origin_host: host of the request's Origin (or Referer), used for
+            ``domain``/``host`` when the event has no ``u``.
+        environ: the WSGI environ (User-Agent, client address).
+        received_at: server receive time, aware UTC (from the app's clock).
+        trusted_proxies: ``TRUSTED_PROXIES`` (see ``client.client_ip``).
+    Returns:
+        a dict with one key per ``stream_events`` column except ``id``.
+    """
+    row = {column: event.get(field) for column, field in COPIED.items()}
+    client_ms, event_ts, skew = event_time(event.get("tm"), received_at)
+    host = _host_of(event.get("u")) or (origin_host or "")
+    page_path = event.get("p")
+    if page_path is None and event.get("u"):
+        page_path = urlsplit(event["u"]).path or "/"
+    user_agent = environ.get("HTTP_USER_AGENT") or None
+    ua = browser_info(user_agent[:UA_MAX] if user_agent else None)
+    extra = {key: value for key, value in event.items() if key not in DECLARED}
+    row.update(
+        event_id=str(uuid.uuid4()),
+        customer_id=customer_id,
+        received_at=received_at,
+        client_timestamp=client_ms,
+        event_timestamp=event_ts,
+        clock_skew_ms=skew,
+        vendor=vendor_key(event["vn"], event.get("vu")),
+        domain=registrable_domain(host)[:255] or None,
+        host=host[:255] or None,
+        page_path=page_path,
+        http_method=event["m"].upper() if event.get("m") else None,
+        session_id=str(event["sid"]) if event.get("sid") is not None else None,
+        extra=extra or None,
+        user_agent=user_agent[:UA_MAX] if user_agent else None,
+        ip_prefix=ip_prefix(client_ip(environ, trusted_proxies)),
+        **ua._asdict(),
+    )
+    return row
