@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_STAMP := $(VENV)/.apt-updated
 
-.PHONY: demo test install install-dev system-browser system-postgres bench clean
+.PHONY: demo test install install-dev system-browser system-postgres system-grid bench clean
 
 $(APT_STAMP):
 	mkdir -p $(VENV)
@@ -23,6 +23,19 @@ system-postgres:
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; fi
 
+# Selenium Grid for tests/test_remote_grid.py: the Selenium 4 server jar from
+# npm (the package ships the jar; --ignore-scripts skips its install script,
+# which would download it again from GitHub), and Java to run it.
+GRID_VERSION := 4.20.0
+GRID_JAR := $(VENV)/grid/node_modules/@nightwatch/selenium-server/lib/selenium-server-$(GRID_VERSION).jar
+system-grid:
+	@if ! command -v java >/dev/null; then \
+	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless; fi
+	@if ! command -v npm >/dev/null; then \
+	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm; fi
+	@if [ ! -f $(GRID_JAR) ]; then \
+	  npm install --prefix $(VENV)/grid --ignore-scripts --no-audit --no-fund @nightwatch/selenium-server@$(GRID_VERSION); fi
+
 $(VENV)/.installed: requirements.txt setup.cfg
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
@@ -35,7 +48,7 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	touch $@
 
 install: system-browser $(VENV)/.installed
-install-dev: install system-postgres $(VENV)/.installed-dev
+install-dev: install system-postgres system-grid $(VENV)/.installed-dev
 
 # Starts the service on the embedded SQLite default, crawls the bundled demo
 # shop (served offline by the fixture web) through the HTTP API, prints the

@@ -188,7 +188,7 @@ def events_export(since, until, fmt, output, customer, domain, vendor, event_nam
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     total = count_events(flt)
-    out = open(output, "w", encoding="utf-8", newline="") if output else click.get_text_stream("stdout")
+    out = open(output, "w", encoding="utf-8", newline="") if output else sys.stdout
     try:
         with click.progressbar(length=total, label=f"exporting {total} events", file=sys.stderr) as bar:
             written = export_events(flt, fmt, out, bar.update)

@@ -9,15 +9,25 @@ makes (redirects included) through the Fetch domain.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import time
+import unicodedata
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 CGNAT = ipaddress.ip_network("100.64.0.0/10")
 METADATA_HOSTS = {"metadata.google.internal", "metadata", "instance-data", "metadata.azure.internal"}
 METADATA_ADDRESSES = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"),
                       ipaddress.ip_address("100.100.100.200")}
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+#: What browsers strip from a URL before parsing it (WHATWG URL standard).
+_C0_AND_SPACE = "".join(map(chr, range(0x21)))
+_TAB_NEWLINE = re.compile(r"[\t\n\r]")
+#: Dots that IDNA mapping turns into "." (U+FF0E and U+FF61 are folded by NFKC first).
+_FULL_STOPS = str.maketrans({"\u3002": "."})
+_IPV4_PART = re.compile(r"0[xX][0-9a-fA-F]*|0[0-7]*|[1-9][0-9]*")
+_ENDS_IN_NUMBER = re.compile(r"0[xX][0-9a-fA-F]*|[0-9]+")
 
 
 class UnresolvableHost(Exception):
@@ -25,9 +35,16 @@ class UnresolvableHost(Exception):
 
 
 def address_reason(address: ipaddress._BaseAddress) -> str | None:
-    """Why ``address`` is internal ("loopback", "private", ...), or None."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-        address = address.ipv4_mapped
+    """Why ``address`` is internal ("loopback", "private", ...), or None.
+
+    An IPv6 address that carries an IPv4 one (IPv4-mapped ``::ffff:a.b.c.d``,
+    6to4 ``2002::/16``, NAT64 ``64:ff9b::/96``) is judged by that IPv4 address.
+    """
+    if isinstance(address, ipaddress.IPv6Address):
+        embedded = address.ipv4_mapped or address.sixtofour or (
+            ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) if address in NAT64 else None)
+        if embedded is not None:
+            address = embedded
     if address in METADATA_ADDRESSES:
         return "cloud metadata"
     checks = (("loopback", address.is_loopback), ("link-local", address.is_link_local),
@@ -44,6 +61,66 @@ def _resolve(host: str, _ttl_bucket: int) -> tuple[str, ...]:
     except (socket.gaierror, UnicodeError) as exc:
         raise UnresolvableHost(host) from exc
     return tuple(sorted({info[4][0] for info in infos}))
+
+
+def _whatwg_ipv4(host: str) -> str | None:
+    """``host`` as a dotted quad when browsers read it as IPv4, else None.
+
+    Browsers (WHATWG URL host parser) take a host whose last label is a number
+    as IPv4, each label decimal, ``0x`` hex or ``0`` octal, the last one
+    filling the remaining bytes: ``2130706433``, ``0x7f000001``, ``0177.1``
+    and ``127.1`` all mean 127.0.0.1.  Python's ``ipaddress`` rejects those
+    forms, and the system resolver may or may not accept them.
+
+    Raises:
+        ValueError: the host ends in a number but is no valid IPv4 (browsers
+            refuse such a URL).
+    """
+    labels = host.split(".")
+    if not _ENDS_IN_NUMBER.fullmatch(labels[-1]):
+        return None
+    if len(labels) > 4 or not all(_IPV4_PART.fullmatch(label) for label in labels):
+        raise ValueError(f"invalid IPv4 host {host!r}")
+    numbers = [int(label[2:] or "0", 16) if label[:2].lower() == "0x" else int(label, 8 if label[0] == "0" else 10)
+               for label in labels]
+    if any(n > 255 for n in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
+        raise ValueError(f"invalid IPv4 host {host!r}")
+    value = numbers[-1] + sum(n << (8 * (3 - i)) for i, n in enumerate(numbers[:-1]))
+    return str(ipaddress.IPv4Address(value))
+
+
+def canonical_host(raw: str) -> str:
+    """The host of a URL as a browser connects to it: percent-decoded,
+    full-width letters, digits and dots folded (IDNA mapping), lower-case,
+    without trailing dots, numeric IPv4 forms as a dotted quad.
+
+    Raises:
+        ValueError: a host browsers would refuse.
+    """
+    host = unquote(raw)
+    if not host.isascii():
+        host = unicodedata.normalize("NFKC", host).translate(_FULL_STOPS)
+    host = host.lower().rstrip(".")
+    if ":" in host or not host:  # IPv6 literal (urlsplit removed the brackets), or none
+        return host
+    return _whatwg_ipv4(host) or host
+
+
+def scheme_and_host(url: str) -> tuple[str, str]:
+    """Scheme and canonical host of ``url`` read the way Chrome reads it:
+    leading/trailing controls and spaces and every tab/newline dropped, "\\"
+    taken as "/" in http(s) URLs.  The host is "" for other schemes.
+
+    Raises:
+        ValueError: a malformed URL or host.
+    """
+    url = _TAB_NEWLINE.sub("", url.strip(_C0_AND_SPACE))
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return parts.scheme, ""
+    if "\\" in url:
+        parts = urlsplit(url.replace("\\", "/"))
+    return parts.scheme, canonical_host(parts.hostname or "")
 
 
 def resolve(host: str) -> tuple[str, ...]:
@@ -63,12 +140,11 @@ def url_refusal(url: str, allow_private: bool = False) -> str | None:
         fail to load it as well, and report that.
     """
     try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").rstrip(".").lower()
+        scheme, host = scheme_and_host(url)
     except ValueError:
         return "malformed URL"
-    if parts.scheme not in ("http", "https"):
-        return f"scheme {parts.scheme or '(none)'!r} is not http(s)"
+    if scheme not in ("http", "https"):
+        return f"scheme {scheme or '(none)'!r} is not http(s)"
     if not host:
         return "URL has no host"
     if allow_private:

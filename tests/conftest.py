@@ -120,3 +120,22 @@ def crawler(browser):
                                   "validationRules": rules})
 
     return crawl
+
+
+@pytest.fixture
+def private_pool(browser):
+    """``private_pool(**settings) -> config`` whose browsers form their own pool,
+    shut down at the end of the test (so other tests' pools are not disturbed)."""
+    from tagcrawl.browser.pool import get_pool
+
+    configs = []
+
+    def make(**settings):
+        marker = f"--tagcrawl-test-pool={len(configs)}-{id(configs)}"
+        config = dict(browser, CHROME_ARGS=browser["CHROME_ARGS"] + [marker], **settings)
+        configs.append(config)
+        return config
+
+    yield make
+    for config in configs:
+        get_pool(config).shutdown()

@@ -79,14 +79,10 @@ def test_navigation_failure_returns_success_false_with_error(client, api_key, br
     assert "ERR_CONNECTION_REFUSED" in report["error"]["message"]
 
 
-def test_chrome_args_setting_adds_switches(fixture_web, tmp_path, browser):
-    from tagcrawl import create_app
-    from tagcrawl.crawl.service import run_crawl
-
-    config = dict(browser, CHROME_ARGS=browser["CHROME_ARGS"] + ["--user-agent=TagcrawlSwitchTest/1.0"],
-                  SQLALCHEMY_DATABASE_URI="sqlite://")
-    app = create_app(config)
-    outcome = run_crawl(app.config, {"url": "https://plain.example/?switch", "session_id": None})
+def test_chrome_args_setting_adds_switches(fixture_web, crawler, private_pool):
+    config = private_pool()
+    config["CHROME_ARGS"].append("--user-agent=TagcrawlSwitchTest/1.0")
+    outcome = crawler("https://plain.example/?switch", config=config)
     assert outcome.response["success"] is True
     seen = [e for e in fixture_web.log if e["path"] == "/" and e["query"] == "switch"]
     assert seen and seen[-1]["headers"]["User-Agent"] == "TagcrawlSwitchTest/1.0"

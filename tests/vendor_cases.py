@@ -462,4 +462,8 @@ NEGATIVE = [
     neg("ab_tasty", "https://try.abtasty.com/xyz.js"),
     neg("dynamic_yield", "https://cdn.dynamicyield.example/api/8765432/api_dynamic.js"),
     neg("kameleoon", "https://abc.kameleoon.eu/kameleoon.js"),
+    # CORS preflights of JSON POSTs (seen in Chrome): the URL alone must not make a hit
+    neg("tiktok", "https://analytics.tiktok.com/api/v2/pixel", method="OPTIONS", note="CORS preflight"),
+    neg("klaviyo", "https://a.klaviyo.com/client/events/?company_id=AbC123", method="OPTIONS", note="CORS preflight"),
+    neg("amplitude", "https://api2.amplitude.com/2/httpapi", method="options", note="CORS preflight, lower case"),
 ]

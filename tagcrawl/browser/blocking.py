@@ -1,51 +1,117 @@
 """Blocking detection: is the page a bot wall (``accessDenied``) or a
 CAPTCHA wall (``recaptcha``)?
 
-Signals are combined: the main document's HTTP status, the title and markers
-of known block pages (Akamai, Cloudflare, Imperva/Incapsula, DataDome,
-PerimeterX), and a *visible, page-blocking* CAPTCHA widget (reCAPTCHA v2
-challenge, hCaptcha, Turnstile).  Text alone never makes a block: an article
-that says "Access Denied" is content, and an invisible reCAPTCHA v3 badge on
-a contact form is not a wall.
+Signals are combined, never used alone: the main document's HTTP status
+(403, 429, 503), the title and markers of known block pages (Akamai,
+Cloudflare, Imperva/Incapsula, DataDome, PerimeterX), how much content the
+page has, and a *visible, page-blocking* CAPTCHA (reCAPTCHA v2 challenge,
+hCaptcha, Turnstile, DataDome, PerimeterX "press & hold").  Text alone never
+makes a block: an article that says "Access Denied" is content, and the
+invisible reCAPTCHA v3 badge on a contact form is not a wall.
+
+A CAPTCHA blocks the page when it sits in an overlay covering at least half
+of the viewport, or when the page has almost no content and no form field
+besides it.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-#: Block-page fingerprints: (vendor, title regex, marker regex over HTML).
-#: A fingerprint matches when its title OR its marker matches.
-BLOCK_PAGES = [
-    ("Akamai", r"^access denied$", r"reference\s*#\s*[0-9a-f]+\.[0-9a-f]+\.[0-9a-f]+|errors\.edgesuite\.net"),
-    ("Cloudflare", r"attention required! \| cloudflare|sorry, you have been blocked",
-     r"cf-error-details|cf-wrapper.*you have been blocked|/cdn-cgi/l/chk_jschl"),
-    ("Cloudflare challenge", r"^just a moment\.\.\.?$|^un instant…?$|^einen moment", r"cf-chl-|challenge-platform|cf_chl_opt"),
-    ("Imperva", r"^$|imperva|incapsula", r"_incapsula_resource|incident id:|powered by imperva|incapsula incident"),
-    ("DataDome", r"", r"captcha-delivery\.com|geo\.captcha-delivery|datadome"),
-    ("PerimeterX", r"access to this page has been denied", r"px-captcha|_pxcaptcha|perimeterx|/_px\d?/"),
-]
+#: Below this many characters of visible text, a page is a "short page".
+SHORT_PAGE_CHARS = 1500
+BLOCK_STATUSES = (403, 429, 503)
 
-CAPTCHA_KINDS = ("recaptcha", "hcaptcha", "turnstile", "px-captcha", "datadome")
+
+@dataclass(frozen=True)
+class BlockPage:
+    """Fingerprint of a vendor's block page.
+
+    ``title``/``text``/``markup`` are regular expressions over the lower-case
+    title, visible text and HTML.  ``rule`` says what else must hold:
+    "status" (HTTP 403/429/503), "status_or_short", "short", "title" (the title
+    alone is enough with a marker).  ``captcha_kind``: the page is a CAPTCHA
+    wall (``recaptcha``) when a CAPTCHA of that kind is visible on it.
+    """
+
+    vendor: str
+    title: str | None
+    text: str | None
+    markup: str
+    rule: str
+    captcha_kind: str | None = None
+
+
+BLOCK_PAGES = (
+    BlockPage("Akamai", r"^access denied$", r"reference\s*#\s*\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+",
+              r"errors\.edgesuite\.net|reference\s*&#35;|reference\s*#\s*\d+\.[0-9a-f]+\.\d+", "akamai"),
+    BlockPage("Cloudflare", r"attention required! \| cloudflare", r"sorry, you have been blocked",
+              r"cf-error-details|cf-wrapper|cloudflare ray id|cf-footer-ray", "status_or_short"),
+    BlockPage("Cloudflare challenge", r"^(just a moment|un instant|einen moment|un momento|momentje|один момент)",
+              None, r"cf-chl|_cf_chl_opt|/cdn-cgi/challenge-platform", "title", "turnstile"),
+    BlockPage("Imperva/Incapsula", None, r"incapsula incident id|request unsuccessful\. incapsula",
+              r"_incapsula_resource|incapsula incident id|/_incapsula_|powered by imperva", "short"),
+    BlockPage("DataDome", None, None, r"captcha-delivery\.com", "status_or_captcha", "datadome"),
+    BlockPage("PerimeterX", r"access to this page has been denied", r"press (?:&|and) hold",
+              r"px-captcha|captcha\.px-cdn\.net|/captcha/captcha\.js|_pxappid", "status_or_short", "px-captcha"),
+)
 
 #: Collects what the classifier needs from the page (runs in the main frame).
 PROBE_JS = r"""
-const visible = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
-  return r.width > 30 && r.height > 30 && s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0; };
-const walls = [];
+const visible = (el) => {
+  const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+  return r.width > 30 && r.height > 30 && s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
+};
+const covering = (el) => {
+  for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+    const s = getComputedStyle(n);
+    if (s.position !== 'fixed' && s.position !== 'absolute') continue;
+    const r = n.getBoundingClientRect();
+    if (r.width * r.height >= 0.5 * innerWidth * innerHeight) return true;
+  }
+  return false;
+};
+const captchas = [];
+const add = (kind, el) => captchas.push({kind, covering: covering(el)});
 for (const f of document.querySelectorAll('iframe')) {
   const src = f.src || '';
-  let kind = null;
-  if (/google\.com\/recaptcha\/(api2|enterprise)\/(bframe|anchor)/.test(src)) kind = 'recaptcha';
-  else if (/hcaptcha\.com/.test(src)) kind = 'hcaptcha';
-  else if (/challenges\.cloudflare\.com/.test(src)) kind = 'turnstile';
-  else if (/captcha-delivery\.com/.test(src)) kind = 'datadome';
-  if (kind && visible(f) && !/size=invisible/.test(src)) walls.push(kind);
+  if (!visible(f) || /size=invisible/.test(src) || f.closest('.grecaptcha-badge')) continue;
+  if (/(google\.com|recaptcha\.net)\/recaptcha\/(api2|enterprise)\/(anchor|bframe)/.test(src)) add('recaptcha', f);
+  else if (/hcaptcha\.com\/captcha/.test(src)) add('hcaptcha', f);
+  else if (/challenges\.cloudflare\.com/.test(src)) add('turnstile', f);
+  else if (/captcha-delivery\.com\/captcha/.test(src)) add('datadome', f);
 }
-for (const el of document.querySelectorAll('#px-captcha, .g-recaptcha:not([data-size=invisible]), .h-captcha, .cf-turnstile'))
-  if (visible(el)) walls.push(el.id === 'px-captcha' ? 'px-captcha' : el.className.split(' ')[0]);
-const text = (document.body ? document.body.innerText : '').trim();
+for (const el of document.querySelectorAll('#px-captcha')) if (visible(el)) add('px-captcha', el);
+let fields = 0;
+for (const el of document.querySelectorAll('input, textarea, select')) {
+  const type = (el.getAttribute('type') || 'text').toLowerCase();
+  if (!['hidden', 'submit', 'button', 'image', 'reset', 'checkbox'].includes(type) && visible(el) &&
+      !el.closest('.g-recaptcha, .h-captcha, .cf-turnstile')) fields++;
+}
+const text = document.body ? document.body.innerText.trim() : '';
 return { title: document.title || '', html: document.documentElement.outerHTML.slice(0, 200000),
-         captchas: walls, textLength: text.length };
+         text: text.slice(0, 20000), textLength: text.length, captchas, fields };
 """
+
+
+def _matches(page: BlockPage, status: int | None, title: str, text: str, html: str, short: bool,
+             kinds: set[str]) -> bool:
+    title_hit = bool(page.title and re.search(page.title, title))
+    text_hit = bool(page.text and re.search(page.text, text))
+    marker_hit = bool(re.search(page.markup, html)) or (page.vendor == "Akamai" and text_hit)
+    blocked_status = status in BLOCK_STATUSES
+    if not marker_hit:
+        return False
+    if page.rule == "akamai":
+        return status == 403 or (title_hit and short)
+    if page.rule == "title":
+        return title_hit
+    if page.rule == "short":
+        return short
+    if page.rule == "status_or_captcha":
+        return status in (403, 429) or page.captcha_kind in kinds
+    # status_or_short: the vendor's title or wording, on an error status or a bare page
+    return (title_hit or text_hit) and (blocked_status or short)
 
 
 def classify(status: int | None, probe: dict | None) -> tuple[str | None, str | None]:
@@ -53,32 +119,28 @@ def classify(status: int | None, probe: dict | None) -> tuple[str | None, str | 
 
     Args:
         status: HTTP status of the main document (None if unknown).
-        probe: the result of ``PROBE_JS`` (title, html, captchas, textLength).
+        probe: the result of ``PROBE_JS`` (title, html, text, textLength,
+            captchas [{kind, covering}], fields).
     Returns:
         ``(error_message, reason)``: ``("recaptcha", "...")`` for a CAPTCHA
         wall, ``("accessDenied", "...")`` for a block page, ``(None, None)``.
     """
     probe = probe or {}
-    title = (probe.get("title") or "").strip().lower()
+    title = " ".join((probe.get("title") or "").lower().split())
     html = (probe.get("html") or "").lower()
+    text = (probe.get("text") or "").lower()
+    short = (probe.get("textLength") or 0) < SHORT_PAGE_CHARS
     captchas = probe.get("captchas") or []
-    short_page = (probe.get("textLength") or 0) < 3000
-    for vendor, title_re, marker_re in BLOCK_PAGES:
-        title_hit = bool(title_re) and bool(re.search(title_re, title)) and (title or vendor != "Imperva")
-        marker_hit = bool(marker_re) and bool(re.search(marker_re, html))
-        if vendor == "Imperva":
-            hit = marker_hit and short_page
-        elif vendor in ("DataDome", "PerimeterX"):
-            hit = marker_hit and (bool(captchas) or (status in (403, 429)) or title_hit)
-        else:
-            hit = (title_hit and (marker_hit or status in (403, 429, 503))) or (marker_hit and short_page and status in (403, 429, 503))
-            if vendor == "Akamai":
-                hit = title_hit and marker_hit or (marker_hit and status == 403)
-        if hit:
-            kind = "recaptcha" if captchas and vendor in ("DataDome", "PerimeterX", "Cloudflare challenge") else "accessDenied"
-            return kind, f"blocked by {vendor} (HTTP {status})"
-    if captchas and short_page:
-        return "recaptcha", f"a {captchas[0]} CAPTCHA blocks the page"
-    if status in (401, 403, 429, 503) and short_page:
-        return "accessDenied", f"the page answered HTTP {status}"
+    kinds = {c.get("kind") for c in captchas}
+    where = f"HTTP {status}" if status else "unknown HTTP status"
+    for page in BLOCK_PAGES:
+        if _matches(page, status, title, text, html, short, kinds):
+            kind = "recaptcha" if page.captcha_kind and page.captcha_kind in kinds else "accessDenied"
+            what = "a CAPTCHA wall" if kind == "recaptcha" else "a block page"
+            return kind, f"blocked: {page.vendor} {what} ({where})"
+    walls = [c for c in captchas if c.get("covering") or (short and not probe.get("fields"))]
+    if walls:
+        return "recaptcha", f"blocked: a {walls[0].get('kind')} CAPTCHA covers the page ({where})"
+    if status in BLOCK_STATUSES and short:
+        return "accessDenied", f"blocked: the page answered HTTP {status} with no content"
     return None, None

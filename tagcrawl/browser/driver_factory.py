@@ -165,10 +165,13 @@ def kill_browser(handle: BrowserHandle, graceful: bool = True) -> None:
     """Quit the session and make sure no process of it is left.
 
     ``graceful`` first tries WebDriver ``quit``; then every remaining process
-    of ChromeDriver's group is sent SIGKILL.  Never raises.
+    of ChromeDriver's group is sent SIGKILL.  A remote (Grid) browser has no
+    local process to kill, so it is always quit: that ends the session on
+    the Grid, frees its slot and fails any command still waiting on it.
+    Never raises.
     """
     pids = handle.chrome_pids()
-    if graceful:
+    if graceful or handle.driver_pid is None:
         try:
             handle.driver.quit()
         except Exception:

@@ -6,6 +6,8 @@ territory).  Countries with several zones use their most populous one.
 """
 from __future__ import annotations
 
+import re
+
 from babel.core import get_global
 from babel.languages import get_official_languages
 
@@ -46,7 +48,9 @@ def page_setup_commands(user_agent: str | None, country: str | None) -> list[tup
         override["userAgent"] = user_agent.replace("HeadlessChrome", "Chrome")
     if country:
         settings = country_locale(country)
-        override["acceptLanguage"] = settings["accept_language"]
+        # Chrome wants the bare list ("de-DE,de,en") and adds the q-values to
+        # the header itself; q-values given here would be doubled.
+        override["acceptLanguage"] = ",".join(p.split(";")[0] for p in settings["accept_language"].split(","))
         override.setdefault("userAgent", "")
         commands.append(("Emulation.setLocaleOverride", {"locale": settings["locale"].replace("-", "_")}))
         commands.append(("Emulation.setTimezoneOverride", {"timezoneId": settings["timezone"]}))
@@ -57,8 +61,15 @@ def page_setup_commands(user_agent: str | None, country: str | None) -> list[tup
 
 def proxy_for(proxy_url: str | None, use_proxy: bool, country: str | None) -> str | None:
     """The proxy for one crawl: ``TAGCRAWL_PROXY_URL`` with ``{country}``
-    replaced by the lower-case country code (empty without a country), or
-    None when no proxy is configured or ``options.proxy`` is false."""
+    replaced by the lower-case country code, or None when no proxy is
+    configured or ``options.proxy`` is false.
+
+    Without a country, ``{country}`` becomes empty, and a host label it leaves
+    empty is dropped: ``http://{country}.proxy.example:3128`` gives
+    ``http://proxy.example:3128`` (the provider's default exit), not the
+    invalid ``http://.proxy.example:3128``."""
     if not proxy_url or not use_proxy:
         return None
-    return proxy_url.replace("{country}", (country or "").lower())
+    if country:
+        return proxy_url.replace("{country}", country.lower())
+    return re.sub(r"(^|//|\.)\{country\}\.", r"\1", proxy_url).replace("{country}", "")

@@ -2,6 +2,7 @@
 // (Page.addScriptToEvaluateOnNewDocument).  Reports activity to the crawler
 // through the CDP binding __tcActivity: pending JS timers (tags injected late:
 // up to HORIZON ms; consent banners drawn late: up to LATE ms), DOM mutations (late consent banners) and window.dataLayer pushes.
+// It also remembers closed shadow roots for the consent scanner.
 (() => {
   if (window.__tcHooked) return;
   Object.defineProperty(window, "__tcHooked", { value: true });
@@ -29,6 +30,15 @@
     if (pending.delete(id)) report();
     return ct.call(this, id);
   };
+  // Closed shadow roots (Transcend, some CMPs and CAPTCHAs): remembered so that
+  // the consent scanner can look inside them (window.__tcShadowRoot(host)).
+  const closedRoots = new WeakMap(), attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attachShadow.call(this, init);
+    if (init && init.mode === "closed") closedRoots.set(this, root);
+    return root;
+  };
+  Object.defineProperty(window, "__tcShadowRoot", { value: (host) => closedRoots.get(host) || null });
   const safe = (v) => { try { return JSON.parse(JSON.stringify(v)); } catch (e) { return null; } };
   const wrap = (arr) => {
     if (!Array.isArray(arr) || arr.__tcWrapped) return arr;

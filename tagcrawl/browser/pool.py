@@ -43,8 +43,8 @@ class BrowserPool:
         self.size = max(1, size)
         self.max_crawls = max_crawls
         self._idle: list[BrowserHandle] = []
-        self._all: set[int] = set()
         self._handles: list[BrowserHandle] = []
+        self._dying: list[BrowserHandle] = []
         self._slots = threading.BoundedSemaphore(self.size)
         self._lock = threading.Lock()
         self.pid = os.getpid()
@@ -98,7 +98,7 @@ class BrowserPool:
 
     def _give_back(self, handle: BrowserHandle) -> None:
         if handle.broken or handle.crawls >= self.max_crawls or self.closed:
-            self._discard(handle)
+            self._retire(handle)
             return
         with self._lock:
             self._idle.append(handle)
@@ -108,11 +108,22 @@ class BrowserPool:
         with self._lock:
             if handle in self._handles:
                 self._handles.remove(handle)
+            if handle in self._dying:
+                self._dying.remove(handle)
             self._record_pids()
+
+    def _retire(self, handle: BrowserHandle) -> None:
+        """Take ``handle`` out of service now; quit it on a background thread
+        (quitting takes a moment).  Its pids stay recorded until it is gone."""
+        with self._lock:
+            if handle in self._handles:
+                self._handles.remove(handle)
+            self._dying.append(handle)
+        threading.Thread(target=self._discard, args=(handle,), name="browser-retire", daemon=True).start()
 
     def _record_pids(self) -> None:
         """Write this worker's ChromeDriver group ids (caller holds the lock)."""
-        pids = [h.driver_pid for h in self._handles if h.driver_pid]
+        pids = [h.driver_pid for h in self._handles + self._dying if h.driver_pid]
         try:
             PID_DIR.mkdir(parents=True, exist_ok=True)
             path = PID_DIR / f"{os.getpid()}.pids"
@@ -134,7 +145,8 @@ class BrowserPool:
         """Quit every browser (worker exit).  Idempotent; never raises."""
         self.closed = True
         with self._lock:
-            handles, self._handles, self._idle = list(self._handles), [], []
+            handles, self._handles, self._idle = list(self._handles + self._dying), [], []
+            self._dying = []
         for handle in handles:
             kill_browser(handle)
         with self._lock:

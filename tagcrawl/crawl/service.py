@@ -18,7 +18,6 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 
 from ..browser import blocking
 from ..browser.capture import NetworkCapture
-from ..browser.cdp import CDPError
 from ..browser.consent import handle_consent
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
@@ -120,7 +119,9 @@ def _crawl_in(handle, config, request, options, response, deadline):
     try:
         with CrawlSession(handle, capture, proxy_server=proxy) as session:
             return _steps(session, config, request, options, response, deadline)
-    except (WebDriverException, CDPError, OSError) as exc:
+    except CrawlFailed:
+        raise
+    except Exception as exc:  # WebDriver, CDP, urllib3 (ChromeDriver gone), OS errors
         if expired.is_set():
             raise CrawlFailed(f"crawl deadline of {config.get('CRAWL_TIMEOUT_S', 25):g} s exceeded") from exc
         handle.broken = True

@@ -85,9 +85,10 @@ def preflight():
 def ingest():
     """Ingest one event; see the module docstring for the answers."""
     config = current_app.config
-    writer = get_writer(current_app._get_current_object())
-    with writer.slot() as submit:
-        data = read_body(request.environ, config["STREAM_MAX_BYTES"])
+    data = read_body(request.environ, config["STREAM_MAX_BYTES"])
+    # The slot tells the writer a row may come (it then holds the batch back up
+    # to STREAM_BATCH_WAIT_MS); taken after the upload, which a slow client can stretch.
+    with get_writer(current_app._get_current_object()).slot() as submit:
         check_content_type(request.headers.get("Content-Type"))
         event = validate_event(parse_object(data))
         now = _clock()

@@ -65,7 +65,10 @@ class TtlCache:
 
 
 def _cache() -> TtlCache:
-    return current_app.extensions.setdefault("tagcrawl.stream.tokens", TtlCache())
+    cache = current_app.extensions.get("tagcrawl.stream.tokens")
+    if cache is None:
+        cache = current_app.extensions.setdefault("tagcrawl.stream.tokens", TtlCache())
+    return cache
 
 
 def _ttl() -> float:

@@ -21,6 +21,7 @@ import time
 from contextlib import contextmanager
 
 from flask import Flask
+from sqlalchemy import JSON
 from sqlalchemy import exc as sa_exc
 
 from ..extensions import db
@@ -46,9 +47,14 @@ class _Pending:
 
 
 def _lost_database(exc: BaseException) -> bool:
-    """True when retrying row by row cannot help (connection refused / dropped)."""
-    return isinstance(exc, sa_exc.OperationalError) or (
-        isinstance(exc, sa_exc.DBAPIError) and bool(exc.connection_invalidated))
+    """True when retrying row by row cannot help (connection refused / dropped).
+
+    Covers SQLAlchemy's wrapped errors and raw DB-API ones (psycopg2's
+    OperationalError / InterfaceError, e.g. "server closed the connection").
+    """
+    if isinstance(exc, sa_exc.DBAPIError):
+        return isinstance(exc, sa_exc.OperationalError) or bool(exc.connection_invalidated)
+    return any(cls.__name__ in ("OperationalError", "InterfaceError") for cls in type(exc).__mro__)
 
 
 class GroupWriter:
@@ -115,18 +121,21 @@ class GroupWriter:
         """Wait for rows and take a batch; None when idle for IDLE_EXIT_S (thread ends)."""
         with self._cond:
             idle_until = time.monotonic() + IDLE_EXIT_S
-            while not self._queue:
-                remaining = idle_until - time.monotonic()
-                if remaining <= 0:
-                    self._thread = None
-                    return None
-                self._cond.wait(remaining)
-            deadline = self._queue[0].queued_at + self.wait_s
-            while len(self._queue) < self.batch_size and self._slots > 0:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+            while True:
+                while not self._queue:
+                    remaining = idle_until - time.monotonic()
+                    if remaining <= 0:
+                        self._thread = None
+                        return None
+                    self._cond.wait(remaining)
+                deadline = self._queue[0].queued_at + self.wait_s
+                while self._queue and len(self._queue) < self.batch_size and self._slots > 0:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    self._cond.wait(remaining)
+                if self._queue:  # rows may have left meanwhile (timed out before being taken)
                     break
-                self._cond.wait(remaining)
             batch = self._queue[:self.batch_size]
             del self._queue[:self.batch_size]
             for pending in batch:
@@ -135,14 +144,13 @@ class GroupWriter:
 
     def _run(self) -> None:
         with self.app.app_context():
-            engine = db.engine
-        table = StreamEvent.__table__
+            inserter = make_inserter(db.engine)
         while True:
             batch = self._next_batch()
             if batch is None:
                 return
             try:
-                self._commit(engine, table, batch)
+                self._commit(inserter, batch)
             except BaseException as exc:  # never leave a request waiting
                 for pending in batch:
                     pending.error = pending.error or exc
@@ -151,10 +159,9 @@ class GroupWriter:
                 for pending in batch:
                     pending.done.set()
 
-    def _commit(self, engine, table, batch: list[_Pending]) -> None:
+    def _commit(self, inserter, batch: list[_Pending]) -> None:
         try:
-            with engine.begin() as conn:
-                conn.execute(table.insert(), [p.row for p in batch])
+            inserter([p.row for p in batch])
             self.batches += 1
             return
         except Exception as exc:
@@ -166,11 +173,55 @@ class GroupWriter:
             log.warning("stream batch of %d rows failed (%s); committing row by row", len(batch), exc)
         for pending in batch:
             try:
-                with engine.begin() as conn:
-                    conn.execute(table.insert(), [pending.row])
+                inserter([pending.row])
             except Exception as exc:
                 log.warning("stream row not committed: %s", exc)
                 pending.error = exc
+
+
+def make_inserter(engine):
+    """A function ``insert(rows)`` that inserts ``rows`` (dicts keyed by column)
+    into ``stream_events`` in one transaction and commits.
+
+    On PostgreSQL with psycopg2 it sends one multi-row ``INSERT ... VALUES``
+    (``execute_values``, about half the CPU of SQLAlchemy's executemany);
+    elsewhere it uses SQLAlchemy Core.
+    """
+    table = StreamEvent.__table__
+    if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg2":
+        def insert_core(rows: list[dict]) -> None:
+            with engine.begin() as conn:
+                conn.execute(table.insert(), rows)
+
+        return insert_core
+
+    from psycopg2.extras import Json, execute_values
+
+    columns = [c.name for c in table.columns if c.name != "id"]
+    json_columns = {c.name for c in table.columns if isinstance(c.type, JSON)} & set(columns)
+    statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES %s"
+
+    def value(row: dict, column: str):
+        item = row.get(column)
+        return Json(item) if column in json_columns and item is not None else item
+
+    def insert_values(rows: list[dict]) -> None:
+        values = [tuple(value(row, c) for c in columns) for row in rows]
+        conn = engine.raw_connection()  # pooled, pre-pinged
+        try:
+            with conn.cursor() as cur:
+                execute_values(cur, statement, values, page_size=len(values))
+            conn.commit()
+        except BaseException as exc:
+            if _lost_database(exc):
+                conn.invalidate(exc)
+            else:
+                conn.rollback()
+            raise
+        finally:
+            conn.close()
+
+    return insert_values
 
 
 _registry_lock = threading.Lock()

@@ -81,6 +81,7 @@ def match_request(req: Request) -> list[Hit]:
         ``Hit.account_id`` is normalised (``AW-<digits>``, ``DC-<src>``,
         ``G-XXXX`` ...) or None when the request carries no id (library
         load); requests whose id is present but malformed yield no hit.
+        A CORS preflight (method ``OPTIONS``) yields no hit.
         Never raises, whatever the URL/body.
     """
     return match_with(_COMPILED, req)

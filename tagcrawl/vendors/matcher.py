@@ -14,7 +14,8 @@ Algorithm for one request:
 Id policy: when an id source yields a value but it is malformed for the
 vendor's :class:`~tagcrawl.vendors.ids.IdFormat` (or does not fit the
 source's ``~regex``), the pattern does not match: no hit at all, so
-``facebook.com/tr?id=abc`` is not a Meta pixel.  When no id source yields
+``facebook.com/tr?id=abc`` is not a Meta pixel.  A CORS preflight (``OPTIONS``) is never
+a hit: it repeats the URL of the POST that follows but carries no data.  When no id source yields
 anything (e.g. a library load like ``fbevents.js``) the hit is reported with
 ``account_id=None``.  In a comma list, malformed members are skipped and the
 well-formed ones reported.
@@ -308,8 +309,15 @@ def _match_one(c: _Compiled, ctx: _Ctx) -> list[Hit]:
     return hits
 
 
+#: Methods that never carry a hit: a CORS preflight (``OPTIONS``) precedes a
+#: JSON POST to a vendor and repeats its URL, but sends no data.
+_NO_HIT_METHODS = frozenset({"OPTIONS"})
+
+
 def match_with(compiled: tuple[_Compiled, ...], req: Request) -> list[Hit]:
     """Match one request against compiled patterns (see module docstring)."""
+    if isinstance(req.method, str) and req.method.upper() in _NO_HIT_METHODS:
+        return []
     try:
         ctx = _Ctx(req)
     except Exception:

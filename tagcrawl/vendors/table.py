@@ -16,6 +16,20 @@ from . import CATALOG
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "vendors.md"
 
 
+_BROWSER_TESTS = (
+    "Besides the recorded request shapes (`tests/vendor_cases.py`), `tests/test_vendor_pages.py` crawls "
+    "fixture pages in real Chrome (offline fixture web, `tests/web/`): one page per major vendor installing "
+    "the vendor's own published snippet, with an emulated library (`tests/web/vendor_libs/`) that sends hits "
+    "in the real library's shape (Meta, GA4, Universal Analytics, GTM, Google Ads, Floodlight, TikTok, "
+    "LinkedIn, X, Bing UET, Pinterest, Snapchat, Reddit, Hotjar, Clarity, Segment, Amplitude, Mixpanel, "
+    "HubSpot, Criteo, Taboola, Outbrain, Quora, Yandex Metrica, Klaviyo); hits of the major vendors over "
+    "image, fetch, XHR, sendBeacon, JSON POST, iframe and delayed (`setTimeout`) transports; look-alikes "
+    "that must not be reported; first-party collection (GA4 via server-side GTM, Adobe on a CNAME, "
+    "self-hosted Matomo); and ids found only in tag library URLs. The pages are listed in "
+    "`tests/vendor_pages.py`."
+)
+
+
 def _cell(text: str) -> str:
     return (text or "").replace("|", "\\|").replace("\n", " ")
 
@@ -36,7 +50,8 @@ def markdown_table() -> str:
         "first-party setups (server-side GTM, CNAME'd Adobe tracking servers, self-hosted Matomo, "
         "proxied Plausible, Snowplow collectors, ...) are recognised by their parameter shape. "
         "Ids are validated and normalised; a request whose id is malformed yields no hit, a "
-        "library load without an id yields a hit with no account id.",
+        "library load without an id yields a hit with no account id; a CORS preflight (`OPTIONS`) "
+        "is never a hit.",
         "",
         "| key | name | category | account id from | example id |",
         "| --- | --- | --- | --- | --- |",
@@ -44,6 +59,7 @@ def markdown_table() -> str:
     for v in sorted(CATALOG, key=lambda v: (v.category, v.key)):
         example = f"`{v.example_id}`" if v.example_id else ""
         lines.append(f"| `{v.key}` | {_cell(v.name)} | {v.category} | {_cell(v.id_source)} | {_cell(example)} |")
+    lines += ["", "## Tested in Chrome", "", _BROWSER_TESTS]
     return "\n".join(lines) + "\n"
 
 

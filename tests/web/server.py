@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from . import behaviours, vendors
+from . import behaviours, cmp_pages, snippet_pages, vendors
 
 HERE = Path(__file__).parent
 SITES = HERE / "sites"
@@ -46,8 +46,9 @@ class _Handler(BaseHTTPRequestHandler):
                  "headers": dict(self.headers), "body": body, "time": time.time()}
         with web.lock:
             web.log.append(entry)
+            web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        for route in (behaviours.route, vendors.route, web.extra_route):
+        for route in (behaviours.route, cmp_pages.route, snippet_pages.route, vendors.route, web.extra_route):
             if route is None:
                 continue
             answer = route(host, parts.path, query, self.command, body, self.headers, web)
@@ -132,6 +133,7 @@ class FixtureWeb:
     def __init__(self, port: int = 0):
         self.log: list[dict] = []
         self.lock = threading.Lock()
+        self.seen = threading.Condition(self.lock)
         self.extra_route = None
         self.stop_event = threading.Event()
         self._server = _Server(("127.0.0.1", port), self)
@@ -151,6 +153,14 @@ class FixtureWeb:
         """Switches that send every host of Chrome to this server."""
         return [f"--host-resolver-rules=MAP * 127.0.0.1:{self.port}, EXCLUDE localhost",
                 "--ignore-certificate-errors"]
+
+    def wait_for(self, predicate, timeout_s: float = 30) -> dict | None:
+        """Block until a logged request satisfies ``predicate(entry)``; return it
+        (None on timeout).  Woken by each new request, no polling."""
+        with self.seen:
+            if not self.seen.wait_for(lambda: any(predicate(e) for e in self.log), timeout=timeout_s):
+                return None
+            return next(e for e in self.log if predicate(e))
 
     def requests_to(self, host: str) -> list[dict]:
         with self.lock:

@@ -24,6 +24,27 @@ LIBRARIES = {
     ("www.google-analytics.com", "/analytics.js"): "analytics.js",
     ("analytics.tiktok.com", "/i18n/pixel/events.js"): "tiktok.js",
     ("cdn.cookielaw.org", "/scripttemplates/otSDKStub.js"): "onetrust.js",
+    # vendor snippet pages (tests/vendor_pages.py, tests/web/snippet_pages.py)
+    ("snap.licdn.com", "/li.lms-analytics/insight"): "insight.js",
+    ("static.ads-twitter.com", "/uwt.js"): "uwt.js",
+    ("bat.bing.com", "/bat.js"): "bat.js",
+    ("s.pinimg.com", "/ct/core.js"): "pinterest_core.js",
+    ("sc-static.net", "/scevent.min.js"): "scevent.js",
+    ("www.redditstatic.com", "/ads/pixel.js"): "reddit_pixel.js",
+    ("static.hotjar.com", "/c/hotjar-"): "hotjar.js",
+    ("www.clarity.ms", "/tag/"): "clarity_tag.js",
+    ("scripts.clarity.ms", "/"): "clarity.js",
+    ("cdn.segment.com", "/analytics.js/v1/"): "segment.js",
+    ("cdn.amplitude.com", "/script/"): "amplitude.js",
+    ("cdn.mxpnl.com", "/libs/mixpanel-2-latest"): "mixpanel.js",
+    ("js.hs-scripts.com", "/"): "hs_loader.js",
+    ("js.hs-analytics.net", "/analytics/"): "hs_analytics.js",
+    ("dynamic.criteo.com", "/js/ld/ld.js"): "criteo_ld.js",
+    ("cdn.taboola.com", "/libtrc/unip/"): "tfa.js",
+    ("amplify.outbrain.com", "/cp/obtp.js"): "obtp.js",
+    ("a.quora.com", "/qevents.js"): "qevents.js",
+    ("mc.yandex.ru", "/metrika/tag.js"): "metrika_tag.js",
+    ("static.klaviyo.com", "/onsite/js/"): "klaviyo.js",
 }
 
 

@@ -1,0 +1,297 @@
+"""Stream ingestion throughput: ``POST /stream/api/v1`` against a trivial endpoint.
+
+One run: start a throw-away PostgreSQL (``tests/pgserver.py``), migrate it,
+issue a token, start gunicorn with ``tagcrawl/gunicorn_conf.py`` (gthread,
+same worker settings) serving ``bench/stream_bench_app.py``, then drive it
+with wrk (Debian package ``wrk``):
+
+1. warm-up of both endpoints (not counted);
+2. ``--rounds`` rounds of ``--duration`` seconds each, alternating
+   ``POST /bench/trivial`` (parses the JSON, answers 204: the baseline) and
+   ``POST /stream/api/v1`` (the real endpoint, PostgreSQL behind it), so a
+   change in background load hits both alike; medians are reported, with the
+   CPU time that gunicorn and PostgreSQL spent per request;
+3. an accounting run on an emptied table: wrk posts events until 3 s before
+   its end, then only ``GET /`` (health), so no event request is cut off when
+   wrk stops; then ``count(rows) == count(204 answers)`` must hold exactly,
+   and every event request sent must have had its answer.
+
+    python bench/stream_throughput.py [--duration 15] [--rounds 3] [--connections 32]
+
+Exit status 1 when the accounting fails.  Needs wrk and the PostgreSQL server
+binaries.  Set GUNICORN_MAX_REQUESTS=0 to measure without worker recycling.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import psutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from tests.pgserver import PgServer  # noqa: E402
+
+ORIGIN = "https://shop.example.com"
+UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+
+LUA_COMMON = r"""
+wrk.method = "POST"
+wrk.body = %(body)s
+wrk.headers["Content-Type"] = "text/plain;charset=UTF-8"
+wrk.headers["Origin"] = "%(origin)s"
+wrk.headers["User-Agent"] = "%(ua)s"
+
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+
+local function total(name)
+  local n = 0
+  for _, t in ipairs(threads) do n = n + (t:get(name) or 0) end
+  return n
+end
+
+function response(status, headers, body)
+  if status == 204 then ok = ok + 1 elseif status == 200 then health = health + 1 else other = other + 1 end
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'RESULT {"requests": %%d, "duration_us": %%d, "n204": %%d, "other": %%d, "health": %%d, "sent": %%d, ' ..
+    '"p50_us": %%d, "p99_us": %%d, "errors": %%d}\n',
+    summary.requests, summary.duration, total("ok"), total("other"), total("health"), total("sent"),
+    latency:percentile(50), latency:percentile(99), e.connect + e.read + e.write + e.timeout))
+end
+"""
+
+#: Fixed request (the standard wrk mode) for the timed rounds.
+LUA_TIMED = LUA_COMMON + r"""
+function init(args) ok = 0; other = 0; health = 0; sent = 0 end
+"""
+
+#: Accounting: event requests until the cutoff, then health checks only.
+LUA_ACCOUNTING = LUA_COMMON + r"""
+local event_req, health_req
+function init(args)
+  ok = 0; other = 0; health = 0; sent = 0
+  cutoff = os.time() + tonumber(args[1])
+  event_req = wrk.format()
+  health_req = wrk.format("GET", "/", {["Host"] = wrk.headers["Host"]}, "")
+end
+function request()
+  if os.time() < cutoff then sent = sent + 1; return event_req end
+  return health_req
+end
+"""
+
+
+def event_body(token: str) -> str:
+    """A realistic event as the tag sends it (~700 bytes)."""
+    return json.dumps({
+        "t": token, "vn": "Facebook Pixel", "e": "Purchase", "dm": "gtm", "mv": "1.4.2", "sv": "2024.05.01",
+        "tm": time.time() * 1000, "m": "GET", "vu": "https://www.facebook.com/tr/?id=1234567890123456&ev=Purchase",
+        "u": "https://www.shop.example.com/checkout/done?order=9", "p": "/checkout/done",
+        "dt": [{"value": 42.5, "currency": "EUR", "content_ids": ["sku-1", "sku-2"]}],
+        "np": [{"debug": "x"}], "s": "gtm-template", "rl": 20240501, "env": "production", "do": "GTM-ABC123",
+        "et": 37, "vid": "evt-123", "cn": "C0001:1,C0002:0", "sid": str(uuid.uuid4()), "cid": "customer-77",
+    })
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)  # bench only: polling for the server to come up
+    raise RuntimeError(f"gunicorn did not listen on {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process tree: itself, its reaped children, its live children."""
+    proc = psutil.Process(pid)
+    t = proc.cpu_times()
+    total = t.user + t.system + t.children_user + t.children_system
+    for child in proc.children(recursive=True):
+        try:
+            c = child.cpu_times()
+            total += c.user + c.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def run_wrk(url: str, lua_path: str, duration: int, args, *script_args: str) -> dict:
+    cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{duration}s", "--timeout", "30s",
+           "-s", lua_path, url]
+    if script_args:
+        cmd += ["--", *script_args]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"wrk failed ({proc.returncode}): {proc.stdout}{proc.stderr}")
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("RESULT "))
+    result = json.loads(line[len("RESULT "):])
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    return result
+
+
+def measured(url: str, lua_path: str, duration: int, args, pids: dict) -> dict:
+    """A timed wrk run plus the CPU ms per request of each process tree in ``pids``."""
+    before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    result = run_wrk(url, lua_path, duration, args)
+    for name, pid in pids.items():
+        result[f"cpu_{name}_ms"] = (cpu_seconds(pid) - before[name]) * 1000 / max(result["requests"], 1)
+    return result
+
+
+def prepare_database(url: str) -> str:
+    """Migrate, issue a token for acme (shop.example.com); returns the token."""
+    from flask_migrate import upgrade
+
+    from tagcrawl import create_app
+    from tagcrawl.extensions import db
+    from tagcrawl.stream.tokens import issue_token
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        upgrade()
+        token = issue_token("acme", ["shop.example.com", "*.shop.example.com"]).token
+        db.engine.dispose()
+    return token
+
+
+def sql(url: str, statement: str):
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:
+        result = conn.exec_driver_sql(statement)
+        value = result.scalar_one() if result.returns_rows else None
+    engine.dispose()
+    return value
+
+
+def wait_quiet(url: str) -> int:
+    """Row count once it stopped changing (requests cut off by wrk may still commit)."""
+    last = -1
+    while True:
+        count = sql(url, "select count(*) from stream_events")
+        if count == last:
+            return count
+        last = count
+        time.sleep(1.0)  # bench only
+
+
+def postmaster_pid(pg: PgServer) -> int:
+    with open(os.path.join(pg.data, "postmaster.pid")) as fh:
+        return int(fh.readline())
+
+
+def report(args, rounds: list[tuple[dict, dict]], accounting: dict, rows: int) -> bool:
+    rounds = [{"trivial": t, "stream": s} for t, s in rounds]
+
+    def med(key: str, which: str) -> float:
+        return statistics.median(r[which][key] for r in rounds)
+
+    ratios = [r["stream"]["rps"] / r["trivial"]["rps"] for r in rounds]
+    workers = os.environ.get("WEB_CONCURRENCY", "2")
+    threads = os.environ.get("GUNICORN_THREADS", "4")
+    max_req = os.environ.get("GUNICORN_MAX_REQUESTS", "1000")
+    print(f"\nwrk -t{args.threads} -c{args.connections}, {args.rounds} rounds x {args.duration}s per endpoint; "
+          f"gunicorn gthread {workers} workers x {threads} threads, max_requests {max_req}; "
+          f"{os.cpu_count()} CPUs, load average before {args.load_before:.1f}\n")
+    print("| endpoint | requests/s (median) | p50 ms | p99 ms | CPU ms/request gunicorn | CPU ms/request PostgreSQL "
+          "| non-204 |")
+    print("|---|---|---|---|---|---|---|")
+    for name, which in (("POST /bench/trivial (parse JSON, 204)", "trivial"), ("POST /stream/api/v1", "stream")):
+        print(f"| {name} | {med('rps', which):.0f} | {med('p50_us', which) / 1000:.1f} | "
+              f"{med('p99_us', which) / 1000:.1f} | {med('cpu_gunicorn_ms', which):.2f} | "
+              f"{med('cpu_postgres_ms', which):.2f} | {sum(r[which]['other'] for r in rounds)} |")
+    print(f"\nstream / trivial requests/s per round: {', '.join(f'{x:.0%}' for x in ratios)}; "
+          f"median {statistics.median(ratios):.0%} (goal >= 70%)")
+    exact = rows == accounting["n204"] and accounting["sent"] == accounting["n204"] + accounting["other"]
+    print(f"accounting run ({args.duration}s): event requests sent {accounting['sent']}, 204 answers "
+          f"{accounting['n204']}, other answers {accounting['other']}, rows stored {rows}: "
+          f"{'rows == 204s exactly' if exact else 'MISMATCH'}")
+    return exact
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=int, default=15, help="seconds per endpoint and round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument("--warmup", type=int, default=5, help="seconds of warm-up per endpoint")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk not found: apt-get install wrk")
+    args.load_before = os.getloadavg()[0]
+
+    pg = PgServer().start()
+    gunicorn = None
+    work = tempfile.mkdtemp(prefix="tagcrawl-bench-")
+    try:
+        db_url = pg.create_database("tagcrawl_bench")
+        token = prepare_database(db_url)
+        port = free_port()
+        env = {**os.environ, "DATABASE_URL": db_url, "PORT": str(port), "PYTHONPATH": ROOT,
+               "TAGCRAWL_LOG_LEVEL": "WARNING"}
+        log = open(os.path.join(work, "gunicorn.log"), "w")
+        gunicorn = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.gunicorn_conf", "--chdir", ROOT,
+             "--pythonpath", os.path.join(ROOT, "bench"), "stream_bench_app:app"],
+            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        wait_for_port(port)
+        scripts = {}
+        for name, lua in (("timed", LUA_TIMED), ("accounting", LUA_ACCOUNTING)):
+            scripts[name] = os.path.join(work, f"{name}.lua")
+            with open(scripts[name], "w") as fh:
+                fh.write(lua % {"body": json.dumps(event_body(token)), "origin": ORIGIN, "ua": UA})
+        base = f"http://127.0.0.1:{port}"
+        pids = {"gunicorn": gunicorn.pid, "postgres": postmaster_pid(pg)}
+        for path in ("/bench/trivial", "/stream/api/v1"):
+            run_wrk(base + path, scripts["timed"], args.warmup, args)
+        rounds = []
+        for i in range(args.rounds):
+            trivial = measured(base + "/bench/trivial", scripts["timed"], args.duration, args, pids)
+            stream = measured(base + "/stream/api/v1", scripts["timed"], args.duration, args, pids)
+            print(f"round {i + 1}: trivial {trivial['rps']:.0f}/s, stream {stream['rps']:.0f}/s", file=sys.stderr)
+            rounds.append((trivial, stream))
+        wait_quiet(db_url)
+        sql(db_url, "truncate stream_events")
+        accounting = run_wrk(base + "/stream/api/v1", scripts["accounting"], args.duration, args,
+                             str(max(args.duration - 3, 1)))
+        gunicorn.send_signal(signal.SIGTERM)  # graceful: in-flight requests finish
+        gunicorn.wait(60)
+        gunicorn = None
+        rows = sql(db_url, "select count(*) from stream_events")
+    finally:
+        if gunicorn is not None:
+            gunicorn.kill()
+        pg.destroy()
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if report(args, rounds, accounting, rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""Proxy and country: ``PROXY_URL`` (with ``{country}``) per browser context,
+and ``options.country`` -> Accept-Language, locale and timezone.
+
+Set-up: ``tests/web/proxy.py`` runs one recording proxy listener per exit
+"country" (``de``, ``fr``, and ``""`` for the default exit), all forwarding to
+the fixture web.  ``PROXY_URL`` is ``http://{country}.proxy.test:3128``, the
+shape of a provider with one hostname per exit country; Chrome's
+host-resolver rules map ``de.proxy.test`` / ``fr.proxy.test`` /
+``proxy.test`` to the listeners (before the fixture web's ``MAP *``), so the
+listener that sees a request proves which proxy hostname Chrome was given.
+Pages report their timezone and languages with an image beacon
+(``geo.example``), recorded in ``fixture_web.log``.
+
+All crawls of this module share one browser (``POOL_SIZE`` 1), so each test
+finding only its own listener in use also shows that the proxy belongs to
+the crawl's browser context, not to the browser.
+"""
+from __future__ import annotations
+
+import uuid
+from urllib.parse import parse_qs
+
+import pytest
+
+from tagcrawl import create_app
+from tagcrawl.browser.emulation import country_locale, page_setup_commands, proxy_for
+from tagcrawl.browser.pool import get_pool
+from tagcrawl.crawl.service import run_crawl
+
+from .web.proxy import RecordingProxy
+
+PROXY_URL = "http://{country}.proxy.test:3128"
+
+
+@pytest.fixture(scope="module")
+def proxy(fixture_web):
+    proxy = RecordingProxy(fixture_web.port, labels=("de", "fr", "")).start()
+    yield proxy
+    proxy.stop()
+
+
+@pytest.fixture(scope="module")
+def config(proxy, fixture_web, tmp_path_factory):
+    from .conftest import browser_config
+
+    base = browser_config(fixture_web, tmp_path_factory.mktemp("proxy"))
+    rules = ", ".join(proxy.chrome_rules("proxy.test") + [f"MAP * 127.0.0.1:{fixture_web.port}", "EXCLUDE localhost"])
+    config = create_app(dict(base, SQLALCHEMY_DATABASE_URI="sqlite://", PROXY_URL=PROXY_URL, POOL_SIZE=1,
+                             CHROME_ARGS=[f"--host-resolver-rules={rules}", "--ignore-certificate-errors"])).config
+    yield config
+    get_pool(config).shutdown()
+
+
+class Window:
+    """What the proxy listeners and the fixture web saw during one crawl."""
+
+    def __init__(self, proxy, web):
+        self.proxy, self.web = proxy, web
+
+    def __enter__(self):
+        self._p, self._w = len(self.proxy.log), len(self.web.log)
+        return self
+
+    def __exit__(self, *exc):
+        with self.proxy.lock:
+            self.proxied = self.proxy.log[self._p:]
+        with self.web.lock:
+            self.served = self.web.log[self._w:]
+
+    def labels(self):
+        return {e["label"] for e in self.proxied}
+
+
+def crawl(config, url, **options):
+    outcome = run_crawl(config, {"url": url, "session_id": None, "options": options})
+    assert outcome.response["success"] is True, outcome.response
+    return outcome.response
+
+
+def beacon(served, run):
+    """The geo.example page's report (timezone, languages) for ``run``."""
+    [entry] = [e for e in served if e["path"] == "/__fixture/pixel.gif" and f"page={run}" in e["query"]]
+    return {k: v[0] for k, v in parse_qs(entry["query"]).items()}
+
+
+@pytest.mark.browser
+def test_every_host_of_the_page_goes_through_the_country_proxy(config, proxy, fixture_web):
+    with Window(proxy, fixture_web) as seen:
+        report = crawl(config, "https://shop.example/?proxied", country="DE")
+    assert {p["account_id"] for p in report["marketingPixels"]} >= {"1234567890123456", "G-DEMO12345X"}
+    assert seen.labels() == {"de"}  # {country} -> "de", only the DE exit was used
+    assert {e["method"] for e in seen.proxied} == {"CONNECT"}  # https is tunnelled
+    # The page's requests: its document and everything with a Referer (Chrome's
+    # own background requests, from outside the crawl's context, have none).
+    page_hosts = {e["host"] for e in seen.served if e["query"] == "proxied" or e["headers"].get("Referer")}
+    assert {"shop.example", "connect.facebook.net", "www.googletagmanager.com"} <= page_hosts
+    assert page_hosts <= {e["host"] for e in seen.proxied}  # nothing went around the proxy
+    assert "shop.example:443" in {e["target"] for e in seen.proxied}
+
+
+@pytest.mark.browser
+def test_country_sets_accept_language_locale_and_timezone(config, proxy, fixture_web):
+    run = uuid.uuid4().hex
+    with Window(proxy, fixture_web) as seen:
+        crawl(config, f"https://geo.example/?{run}", country="DE")
+    assert seen.labels() == {"de"}
+    [page] = [e for e in seen.served if e["host"] == "geo.example" and e["query"] == run]
+    assert page["headers"]["Accept-Language"] == "de-DE,de;q=0.9,en;q=0.8"
+    report = beacon(seen.served, run)
+    assert report["tz"] == "Europe/Berlin"
+    assert report["lang"].startswith("de")
+    assert report["langs"].split(",")[0] == "de-DE"
+    assert report["locale"] == "de-DE"
+
+
+@pytest.mark.browser
+def test_proxy_false_goes_direct_but_keeps_the_country(config, proxy, fixture_web):
+    run = uuid.uuid4().hex
+    with Window(proxy, fixture_web) as seen:
+        crawl(config, f"https://geo.example/?{run}", country="DE", proxy=False)
+    assert seen.proxied == []
+    assert beacon(seen.served, run)["tz"] == "Europe/Berlin"
+
+
+@pytest.mark.browser
+def test_plain_http_is_forwarded_as_absolute_uri_by_the_lowercase_country_proxy(config, proxy, fixture_web):
+    run = uuid.uuid4().hex
+    with Window(proxy, fixture_web) as seen:
+        crawl(config, f"http://geo.example/?{run}", country="fr")
+    assert seen.labels() == {"fr"}
+    targets = {(e["method"], e["target"], e["path"]) for e in seen.proxied}
+    assert ("GET", f"http://geo.example/?{run}", f"/?{run}") in targets
+    assert any(e["proxy_headers"].get("Proxy-Connection") for e in seen.proxied)  # Chrome talks to a proxy
+    report = beacon(seen.served, run)
+    assert (report["tz"], report["locale"]) == ("Europe/Paris", "fr-FR")
+
+
+@pytest.mark.browser
+def test_without_country_the_default_exit_is_used_and_no_locale_is_forced(config, proxy, fixture_web):
+    run = uuid.uuid4().hex
+    with Window(proxy, fixture_web) as seen:
+        crawl(config, f"https://geo.example/?{run}")
+    assert seen.labels() == {""}  # http://proxy.test:3128
+    assert get_pool(config).stats()["alive"] == 1
+    [page] = [e for e in seen.served if e["query"] == run]
+    assert not page["headers"]["Accept-Language"].startswith(("de", "fr"))
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("country", ["Germany", "DEU", "XX", "D", "", 49])
+def test_country_must_be_iso_alpha2(client, api_key, country):
+    body = {"url": "https://geo.example/", "session_id": str(uuid.uuid4()), "options": {"country": country}}
+    response = client.post("/api/v1", json=body, headers={"x-api-key": api_key})
+    assert response.status_code == 422
+    assert ["body", "options", "country"] in [d["loc"] for d in response.get_json()["detail"]]
+
+
+@pytest.mark.parametrize("template,country,expected", [
+    ("http://{country}.proxy.test:3128", "DE", "http://de.proxy.test:3128"),
+    ("http://{country}.proxy.test:3128", None, "http://proxy.test:3128"),
+    ("{country}.gw.example:8000", None, "gw.example:8000"),
+    ("http://gw.{country}.example:1", None, "http://gw.example:1"),
+    ("http://exit-{country}.example:1", "fr", "http://exit-fr.example:1"),
+    ("socks5://127.0.0.1:1080", "US", "socks5://127.0.0.1:1080"),
+])
+def test_proxy_for_substitutes_the_country(template, country, expected):
+    assert proxy_for(template, True, country) == expected
+    assert proxy_for(template, False, country) is None
+    assert proxy_for(None, True, country) is None
+
+
+def test_accept_language_is_given_to_chrome_without_q_values():
+    """Chrome adds the q-values itself; passing them doubled them in the header."""
+    assert country_locale("DE")["accept_language"] == "de-DE,de;q=0.9,en;q=0.8"
+    [override] = [p for m, p in page_setup_commands("Mozilla/5.0 HeadlessChrome/1", "DE")
+                  if m == "Network.setUserAgentOverride"]
+    assert override == {"userAgent": "Mozilla/5.0 Chrome/1", "acceptLanguage": "de-DE,de,en"}

@@ -1,0 +1,113 @@
+"""Body reading and validation as plain functions (no server, no database)."""
+from __future__ import annotations
+
+import io
+import json
+import uuid
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tagcrawl.errors import ApiError
+from tagcrawl.schemas import StreamEventRequestSchema, json_bounds_problem
+from tagcrawl.stream.body import check_content_type, format_errors, parse_object, read_body, validate_event
+
+
+def _environ(data: bytes, length: str | None = None, terminated: bool = False) -> dict:
+    env = {"wsgi.input": io.BytesIO(data)}
+    if length is not None:
+        env["CONTENT_LENGTH"] = length
+    if terminated:
+        env["wsgi.input_terminated"] = True
+    return env
+
+
+def test_read_body_by_content_length():
+    assert read_body(_environ(b"abcdef", "3"), 10) == b"abc"
+    assert read_body(_environ(b"", "0"), 10) == b""
+    with pytest.raises(ApiError) as info:
+        read_body(_environ(b"x" * 11, "11"), 10)
+    assert info.value.status == 413
+    with pytest.raises(ApiError) as info:
+        read_body(_environ(b"x", "abc"), 10)
+    assert info.value.status == 400
+
+
+def test_read_body_without_content_length():
+    assert read_body(_environ(b"x" * 10, terminated=True), 10) == b"x" * 10
+    with pytest.raises(ApiError):
+        read_body(_environ(b"x" * 11, terminated=True), 10)
+    big = io.BytesIO(b"x" * (10 * 1024 * 1024))
+    with pytest.raises(ApiError):
+        read_body({"wsgi.input": big, "wsgi.input_terminated": True}, 64 * 1024)
+    assert big.tell() <= 64 * 1024 + 1  # stopped reading right after the limit
+    assert read_body(_environ(b"{}"), 10) == b""  # unterminated stream without length: not read
+
+
+@pytest.mark.parametrize("value", [None, "", "application/json", "APPLICATION/JSON; charset=UTF-8",
+                                   "text/plain;charset=UTF-8", 'text/plain; charset="utf-8"'])
+def test_content_types_accepted(value):
+    check_content_type(value)
+
+
+@pytest.mark.parametrize("value", ["application/xml", "text/html", "text/plain; charset=utf-16"])
+def test_content_types_refused(value):
+    with pytest.raises(ApiError) as info:
+        check_content_type(value)
+    assert info.value.status == 415
+
+
+def test_bom_is_accepted():
+    assert parse_object(b"\xef\xbb\xbf{}") == {}
+
+
+def test_format_errors_follows_the_schema_order():
+    messages = {"e": ["Missing."], "zz": ["Bad."], "t": ["Not a valid UUID."], "dt": {0: ["Every item."]},
+                "_schema": ["Whole."]}
+    assert format_errors(messages) == "t: Not a valid UUID.; e: Missing.; dt.0: Every item.; zz: Bad.; body: Whole."
+
+
+def test_json_bounds():
+    assert json_bounds_problem([{"a": [1, 2, {"b": "x" * 10}]}]) is None
+    assert json_bounds_problem([[[[[[[[[0]]]]]]]]]) == "Nested too deeply."
+    assert json_bounds_problem(list(range(101))) == "Too many items."
+    assert json_bounds_problem({"k" * 129: 1}) == "Too long."
+
+
+def test_loaded_types():
+    token = str(uuid.uuid4())
+    data = validate_event({"t": token.upper(), "vn": "x", "e": "y", "rl": 5, "sid": token, "extra": 1})
+    assert data["t"] == uuid.UUID(token) and data["rl"] == "5" and data["sid"] == uuid.UUID(token)
+    assert data["extra"] == 1
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=20)
+KEYS = st.sampled_from(sorted(StreamEventRequestSchema().fields) + ["x", "np2"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, JSON_VALUES, max_size=8))
+def test_any_object_loads_or_gets_a_400_naming_a_field(body):
+    try:
+        validate_event(body)
+    except ApiError as exc:
+        assert exc.status == 400
+        assert exc.message.split(":", 1)[0].split(".")[0] in set(body) | {"t", "vn", "e", "body"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_parse_or_get_a_400(data):
+    try:
+        assert isinstance(parse_object(data), dict)
+    except ApiError as exc:
+        assert exc.status == 400
+
+
+def test_round_trip_of_a_valid_body():
+    body = {"t": str(uuid.uuid4()), "vn": "v", "e": "e", "dt": [{"a": [1, {"b": None}]}], "tm": 1.5e12}
+    assert validate_event(json.loads(json.dumps(body)))["dt"] == body["dt"]

@@ -1,0 +1,172 @@
+"""Vendor tags through real Chrome (issue #4): each vendor's own snippet, hits
+over every transport, look-alikes that must not be reported, first-party
+collection and script-URL ids; plus ``GET /api/v1/vendors``.
+
+Pages come from ``tests/vendor_pages.py`` (rendered by
+``tests/web/snippet_pages.py``).  The module-scoped ``pages`` fixture crawls
+every page once, two at a time (the pool has two browsers), and the tests read
+the cached outcomes.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
+
+import pytest
+
+from tagcrawl import create_app
+from tagcrawl.vendors import CATEGORIES, find_vendor
+
+from .conftest import browser_config
+from .vendor_pages import (
+    BEACONS_BY_VENDOR, FIRST_PARTY, LOOKALIKE_CONTROL, LOOKALIKES, LOOKALIKES_URL, MATRIX, SCRIPT_IDS,
+    SCRIPT_IDS_URL, SNIPPETS, all_urls, expected_type, request_for, transport_url,
+)
+
+browser = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def pages(fixture_web, tmp_path_factory):
+    """``pages(url) -> CrawlOutcome``: every page of ``all_urls()`` crawled once."""
+    from tagcrawl.crawl.service import run_crawl
+
+    settings = browser_config(fixture_web, tmp_path_factory.mktemp("vendor-pages"))
+    config = dict(create_app(dict(settings, SQLALCHEMY_DATABASE_URI="sqlite://")).config)
+
+    def crawl(url):
+        return run_crawl(config, {"url": url, "session_id": None, "options": None, "validationRules": None})
+
+    executor = ThreadPoolExecutor(2, thread_name_prefix="vendor-pages")
+    futures = {url: executor.submit(crawl, url) for url in all_urls()}
+
+    def outcome(url):
+        result = futures[url].result()
+        assert result.response["success"] is True, result.response["error"]
+        return result
+
+    yield outcome
+    executor.shutdown(wait=True, cancel_futures=True)
+
+
+def accounts(outcome):
+    return {(h.vendor_key, h.account_id) for h in outcome.hits}
+
+
+def describe(hits):
+    return [(h.vendor_key, h.account_id, h.event, h.transport, h.method, h.url[:80]) for h in hits]
+
+
+# -- 1. the vendors' own snippets ------------------------------------------------------
+
+@browser
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.vendor)
+def test_vendor_snippet_is_reported(pages, snippet):
+    outcome = pages(snippet.url)
+    name = find_vendor(snippet.vendor).name
+    pixels = outcome.response["marketingPixels"]
+    assert {"vendor": name, "account_id": snippet.account, "page": snippet.url} in pixels, pixels
+    assert {p["vendor"] for p in pixels} == {name}, "another vendor was reported on a one-tag page"
+    ours = [h for h in outcome.hits if h.vendor_key == snippet.vendor]
+    assert any(h.transport == "script" for h in ours), "the tag library load was not recognised"
+    sent = [(h.event, h.transport) for h in ours if h.account_id == snippet.account]
+    assert (snippet.event, snippet.transport) in sent, describe(ours)
+
+
+# -- 2. transports ---------------------------------------------------------------------
+
+@browser
+@pytest.mark.parametrize("vendor, transport", MATRIX)
+def test_hit_over_transport(pages, vendor, transport):
+    beacon = BEACONS_BY_VENDOR[vendor]
+    outcome = pages(transport_url(transport))
+    hits = [h for h in outcome.hits if h.vendor_key == vendor]
+    method = request_for(beacon, transport)[0]
+    assert [(h.account_id, h.event, h.transport, h.method) for h in hits] == [
+        (beacon.account, beacon.event, expected_type(beacon, transport), method)], describe(hits)
+
+
+@browser
+def test_json_post_preflights_are_not_hits(pages):
+    outcome = pages(transport_url("json"))
+    assert not [h for h in outcome.hits if h.method == "OPTIONS"]
+    assert all(p["account_id"] for p in outcome.response["marketingPixels"])
+
+
+# -- 3. look-alikes ----------------------------------------------------------------------
+
+@browser
+@pytest.mark.parametrize("case", LOOKALIKES, ids=lambda c: c.name)
+def test_lookalike_is_not_reported(pages, fixture_web, case):
+    outcome = pages(LOOKALIKES_URL)
+    with fixture_web.lock:
+        sent = [e for e in fixture_web.log if case.marker in e["url"]]
+    assert sent, "the look-alike request never left the page"
+    assert not [h for h in outcome.hits if case.marker in h.url], describe(outcome.hits)
+    assert case.vendor not in {h.vendor_key for h in outcome.hits}
+
+
+@browser
+def test_lookalike_page_reports_only_its_real_pixel(pages):
+    outcome = pages(LOOKALIKES_URL)
+    assert [(p["vendor"], p["account_id"]) for p in outcome.response["marketingPixels"]] == [
+        (find_vendor(LOOKALIKE_CONTROL.vendor).name, LOOKALIKE_CONTROL.account)]
+
+
+# -- 4. first-party collection ---------------------------------------------------------
+
+@browser
+@pytest.mark.parametrize("setup", FIRST_PARTY, ids=lambda f: f.name)
+def test_first_party_collection_is_reported(pages, setup):
+    outcome = pages(setup.url)
+    collected = [h for h in outcome.hits if urlsplit(h.url).hostname == setup.collect_host
+                 and urlsplit(h.url).path.startswith(setup.collect_path)]
+    assert [(h.vendor_key, h.account_id, h.event) for h in collected] == [
+        (setup.vendor, setup.account, setup.event)], describe(outcome.hits)
+    assert (find_vendor(setup.vendor).name, setup.account) in {
+        (p["vendor"], p["account_id"]) for p in outcome.response["marketingPixels"]}
+
+
+# -- 6. ids in script URLs -------------------------------------------------------------
+
+@browser
+@pytest.mark.parametrize("vendor, account, script", SCRIPT_IDS, ids=[v for v, _a, _s in SCRIPT_IDS])
+def test_script_url_alone_reports_the_pixel(pages, vendor, account, script):
+    outcome = pages(SCRIPT_IDS_URL)
+    hits = [h for h in outcome.hits if h.vendor_key == vendor]
+    assert [(h.account_id, h.transport, h.url) for h in hits] == [(account, "script", script)], describe(hits)
+    assert {"vendor": find_vendor(vendor).name, "account_id": account, "page": SCRIPT_IDS_URL} in \
+        outcome.response["marketingPixels"]
+
+
+@browser
+def test_script_ids_page_fires_nothing(pages):
+    outcome = pages(SCRIPT_IDS_URL)
+    assert accounts(outcome) == {(v, a) for v, a, _s in SCRIPT_IDS}
+    assert {h.transport for h in outcome.hits} == {"script"}
+
+
+# -- 5. GET /api/v1/vendors ------------------------------------------------------------
+
+@pytest.mark.postgres
+def test_vendors_endpoint_lists_the_catalog(client, api_key):
+    response = client.get("/api/v1/vendors", headers={"x-api-key": api_key})
+    assert response.status_code == 200
+    vendors = response.get_json()
+    assert len(vendors) >= 80
+    assert all(set(v) == {"key", "name", "aliases", "category"} for v in vendors)
+    assert all(isinstance(v["aliases"], list) and all(isinstance(a, str) for a in v["aliases"]) for v in vendors)
+    assert {v["category"] for v in vendors} <= set(CATEGORIES)
+    keys = [v["key"] for v in vendors]
+    assert keys == sorted(set(keys))
+    assert {s.vendor for s in SNIPPETS} <= set(keys)
+    meta = next(v for v in vendors if v["key"] == "facebook")
+    assert meta["name"] == "Meta Pixel" and "Meta" in meta["aliases"]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("key", [None, "tc_wrong_key_that_does_not_exist"])
+def test_vendors_endpoint_needs_an_api_key(client, api_key, key):
+    response = client.get("/api/v1/vendors", headers={"x-api-key": key} if key else {})
+    assert response.status_code == 401
+    assert response.get_json()["error"] is True
