@@ -12,12 +12,16 @@
 - ``BLOCK_CASES``: bot walls and CAPTCHA walls, served from
   ``tests/web/sites/<host>/index.html`` with the HTTP status given here.
 
-``crawl_all`` runs many crawls at once on the browser pool.
+``crawl_all`` runs many crawls at once on the browser pool; ``crawl_config``
+is the module-scoped fixture the browser tests use.
 """
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+
+import pytest
 
 
 @dataclass(frozen=True)
@@ -269,11 +273,56 @@ BLOCK_CASES: list[BlockCase] = [
 BLOCK_STATUS = {case.host: case.status for case in BLOCK_CASES}
 
 
-def crawl_all(config: dict, requests: dict[str, dict], workers: int = 2) -> dict:
-    """Run ``run_crawl`` for each ``{key: CrawlRequest}`` concurrently (the
-    browser pool holds ``POOL_SIZE`` browsers); returns ``{key: CrawlOutcome}``."""
-    from tagcrawl.crawl.service import run_crawl
+@dataclass
+class Crawled:
+    """A crawl's CrawlResponse and the ConsentResult its consent step returned."""
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {key: pool.submit(run_crawl, config, request) for key, request in requests.items()}
-        return {key: future.result() for key, future in futures.items()}
+    response: dict
+    consent: object | None
+
+
+def crawl_all(config: dict, requests: dict[str, dict], workers: int = 2) -> dict[str, Crawled]:
+    """Run ``run_crawl`` for each ``{key: CrawlRequest}``, ``workers`` at a time
+    (the browser pool holds ``POOL_SIZE`` browsers).  The consent step is
+    wrapped to record its ``ConsentResult`` per crawl (same thread)."""
+    from tagcrawl.crawl import service
+
+    real, local = service.handle_consent, threading.local()
+
+    def recording(*args, **kwargs):
+        local.consent = real(*args, **kwargs)
+        return local.consent
+
+    def crawl(request: dict) -> Crawled:
+        local.consent = None
+        return Crawled(service.run_crawl(config, request).response, local.consent)
+
+    service.handle_consent = recording
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {key: pool.submit(crawl, request) for key, request in requests.items()}
+            return {key: future.result() for key, future in futures.items()}
+    finally:
+        service.handle_consent = real
+
+
+def request(url: str, **options) -> dict:
+    """A CrawlRequest for ``url``."""
+    return {"url": url, "session_id": None, "options": options or None}
+
+
+def pixels(response: dict) -> set[tuple]:
+    """(vendor, account id) of the marketing pixels in a CrawlResponse."""
+    return {(p["vendor"], p["account_id"]) for p in response["marketingPixels"]}
+
+
+@pytest.fixture(scope="module")
+def crawl_config(fixture_web, tmp_path_factory):
+    """App settings pointing Chrome at the fixture web (SQLite: these tests
+    call ``run_crawl`` directly and store nothing)."""
+    from tagcrawl import create_app
+
+    from .conftest import browser_config
+
+    config = browser_config(fixture_web, tmp_path_factory.mktemp("consent"))
+    return create_app(dict(config, SQLALCHEMY_DATABASE_URI="sqlite://")).config

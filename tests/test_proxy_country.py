@@ -47,6 +47,8 @@ def config(proxy, fixture_web, tmp_path_factory):
     rules = ", ".join(proxy.chrome_rules("proxy.test") + [f"MAP * 127.0.0.1:{fixture_web.port}", "EXCLUDE localhost"])
     config = create_app(dict(base, SQLALCHEMY_DATABASE_URI="sqlite://", PROXY_URL=PROXY_URL, POOL_SIZE=1,
                              CHROME_ARGS=[f"--host-resolver-rules={rules}", "--ignore-certificate-errors"])).config
+    with get_pool(config).browser():  # start this module's browser outside the first crawl's deadline
+        pass
     yield config
     get_pool(config).shutdown()
 

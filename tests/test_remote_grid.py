@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -98,12 +99,19 @@ class Grid:
         return sum(1 for node in self.status()["nodes"] for slot in node["slots"] if slot.get("session"))
 
     def stop(self) -> None:
-        self.process.terminate()
+        """Stop the server and whatever it started (its own process group)."""
         try:
+            os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+            pass
+        except ProcessLookupError:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # ChromeDrivers left behind, if any
+        except ProcessLookupError:
+            pass
+        self.process.wait()
 
 
 @pytest.fixture(scope="session")
@@ -125,10 +133,15 @@ def grid():
 
 @pytest.fixture(scope="module")
 def config(grid, fixture_web, tmp_path_factory):
-    """App settings for crawls on the Grid (guard off, as for the other e2e tests)."""
+    """App settings for crawls on the Grid (guard off, as for the other e2e
+    tests).  The pool's one browser is started here, so that the first crawl's
+    deadline does not include the Grid session start on a loaded CI machine."""
     config = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True, "WEBDRIVER_URL": grid.url,
                          "CHROME_ARGS": fixture_web.chrome_args(), "ALLOW_PRIVATE_TARGETS": True, "QUIET_MS": 400,
-                         "SCREENSHOT_DIR": str(tmp_path_factory.mktemp("grid-shots")), "POOL_SIZE": 1}).config
+                         "SCREENSHOT_DIR": str(tmp_path_factory.mktemp("grid-shots")), "POOL_SIZE": 1,
+                         "CRAWL_TIMEOUT_S": 60}).config
+    with get_pool(config).browser():
+        pass
     yield config
     get_pool(config).shutdown()
     assert grid.sessions() == 0  # every Grid session was ended

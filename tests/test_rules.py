@@ -441,3 +441,17 @@ def test_random_inputs_never_raise(rs, hits, cookies, datalayer, succeeded):
         assert o["rule_id"] == (r.get("rule_id") if isinstance(r, dict) else None)
         if not succeeded:
             assert o["success"] is False
+
+
+def test_pixel_rules_check_beacons_and_fall_back_to_library_loads():
+    from tagcrawl.crawl.rules import evaluate_rules
+    from tagcrawl.vendors.types import Hit
+
+    library = Hit("facebook", "Meta Pixel", "1234567890123456", None, transport="script")
+    beacon = Hit("facebook", "Meta Pixel", "1234567890123456", "PageView", transport="image")
+    rule = {"rule_id": "r1", "vendor": "Meta", "key": "event", "value": "PageView", "condition": "AND",
+            "rule_type": "Pixel"}
+    id_rule = dict(rule, rule_id="r2", key="account_id", value="1234567890123456")
+    assert evaluate_rules([rule], [library, beacon], [], []) == [{"rule_id": "r1", "success": True}]
+    assert evaluate_rules([id_rule], [library], [], []) == [{"rule_id": "r2", "success": True}]
+    assert evaluate_rules([rule], [library], [], []) == [{"rule_id": "r1", "success": False}]

@@ -89,7 +89,7 @@ JSON_VALUES = st.recursive(
 KEYS = st.sampled_from(sorted(StreamEventRequestSchema().fields) + ["x", "np2"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.dictionaries(KEYS, JSON_VALUES, max_size=8))
 def test_any_object_loads_or_gets_a_400_naming_a_field(body):
     try:
@@ -99,7 +99,7 @@ def test_any_object_loads_or_gets_a_400_naming_a_field(body):
         assert exc.message.split(":", 1)[0].split(".")[0] in set(body) | {"t", "vn", "e", "body"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.binary(max_size=200))
 def test_any_bytes_parse_or_get_a_400(data):
     try:

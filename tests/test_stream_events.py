@@ -11,7 +11,9 @@ import pytest
 from tagcrawl.stream.events import decode_cursor, encode_cursor, parse_time
 from tagcrawl.stream.tokens import issue_token
 
-from .test_stream_support import FIXED_MS, FIXED_NOW, FixedClock, minimal, post_event, stream_app  # noqa: F401
+from .test_stream_support import FIXED_MS, FIXED_NOW, FixedClock, minimal, post_event, stream_app
+
+FIXTURES = (stream_app)  # imported for pytest
 
 pytestmark = pytest.mark.postgres
 

@@ -9,10 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tagcrawl.models import utcnow
-from tagcrawl.stream.tokens import TokenInfo  # noqa: F401  (import check)
 from tagcrawl.stream.writer import GroupWriter, StoreUnavailable, get_writer
 
-from .test_stream_support import count_rows, issued, minimal, post_event, stored, stream_app  # noqa: F401
+from .test_stream_support import count_rows, issued, minimal, post_event, stored, stream_app
+
+FIXTURES = (issued, stream_app)  # imported for pytest
 
 pytestmark = pytest.mark.postgres
 

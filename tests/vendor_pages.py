@@ -439,7 +439,8 @@ BEACONS: tuple[Beacon, ...] = (
 
 BEACONS_BY_VENDOR = {b.vendor: b for b in BEACONS}
 
-#: transport -> resource type the crawl must record for a GET / a POST hit.
+#: transport -> (resource type of a GET hit, of a POST hit) the crawl must record;
+#: None: the transport does not carry that kind of request.
 TRANSPORTS: dict[str, tuple[str | None, str | None]] = {
     "image": ("image", None),        # new Image().src
     "fetch": ("fetch", None),        # fetch(url)

@@ -136,11 +136,11 @@ def classify(status: int | None, probe: dict | None) -> tuple[str | None, str | 
     for page in BLOCK_PAGES:
         if _matches(page, status, title, text, html, short, kinds):
             kind = "recaptcha" if page.captcha_kind and page.captcha_kind in kinds else "accessDenied"
-            what = "a CAPTCHA wall" if kind == "recaptcha" else "a block page"
-            return kind, f"blocked: {page.vendor} {what} ({where})"
+            what = "CAPTCHA wall" if kind == "recaptcha" else "block page"
+            return kind, f"blocked by {page.vendor}: {what} ({where})"
     walls = [c for c in captchas if c.get("covering") or (short and not probe.get("fields"))]
     if walls:
-        return "recaptcha", f"blocked: a {walls[0].get('kind')} CAPTCHA covers the page ({where})"
+        return "recaptcha", f"blocked by a {walls[0].get('kind')} CAPTCHA that covers the page ({where})"
     if status in BLOCK_STATUSES and short:
-        return "accessDenied", f"blocked: the page answered HTTP {status} with no content"
+        return "accessDenied", f"blocked: HTTP {status} and no content"
     return None, None

@@ -140,8 +140,12 @@ def _eval_pixel(rule: dict, hits: list, condition: str) -> bool:
     if not all(isinstance(x, str) for x in (vendor, key, pattern)):
         return False
     belongs = _vendor_matcher(vendor)
+    mine = [h for h in hits if belongs(h)]
+    # The vendor's beacons are what a rule checks; its library loads (script
+    # URLs such as gtag/js?id=) count only when the vendor sent no beacon.
+    beacons = [h for h in mine if getattr(h, "transport", None) != "script"]
     # A hit of the vendor missing the field still counts (and fails) for AND.
-    fields = (_hit_field(h, key) for h in hits if belongs(h))
+    fields = (_hit_field(h, key) for h in (beacons or mine))
     return _check(fields, lambda text: pattern_matches(pattern, text), condition)
 
 

@@ -189,7 +189,8 @@ def list_tokens(customer_name: str | None = None, now: datetime | None = None) -
     ``state`` is ``active``, ``expired`` or ``revoked``.
     """
     now = now or utcnow()
-    query = db.select(IngestToken, Customer.name).join(Customer, Customer.id == IngestToken.customer_id).order_by(IngestToken.id)
+    query = (db.select(IngestToken, Customer.name)
+             .join(Customer, Customer.id == IngestToken.customer_id).order_by(IngestToken.id))
     if customer_name:
         query = query.where(Customer.name == customer_name)
     out = []
