@@ -20,7 +20,9 @@ keys = AppGroup("keys", help="API keys for the crawl API.")
 @click.argument("name")
 @click.option("--webhook-url", default=None, help="Where results of webhook crawls are POSTed.")
 def keys_create(name: str, webhook_url: str | None) -> None:
-    """Create an API key; prints the key as the last line."""
+    """Create an API key; prints the webhook signing secret on a line
+    ``secret: ...`` and the API key as the last line."""
+    _check_webhook_url(webhook_url)
     try:
         _row, key, secret = create_key(name, webhook_url)
     except ValueError as exc:
@@ -28,6 +30,67 @@ def keys_create(name: str, webhook_url: str | None) -> None:
     click.echo(f"created API key {name!r}; store it now, it is not shown again")
     click.echo(f"secret: {secret}")
     click.echo(key)
+
+
+def _check_webhook_url(url: str | None) -> None:
+    from .netguard import url_refusal
+
+    if url is None:
+        return
+    refusal = url_refusal(url, current_app.config.get("ALLOW_PRIVATE_TARGETS", False))
+    if refusal:
+        raise click.BadParameter(f"refused webhook URL: {refusal}", param_hint="--webhook-url")
+
+
+@keys.command("set-webhook")
+@click.argument("name")
+@click.argument("url", required=False)
+@click.option("--rotate-secret", is_flag=True, help="Issue a new signing secret (printed once).")
+def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
+    """Set (or, without URL, remove) the webhook URL of API key NAME."""
+    import secrets
+
+    row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
+    if row is None:
+        raise click.ClickException(f"no API key named {name!r}")
+    _check_webhook_url(url)
+    row.webhook_url = url
+    if rotate_secret:
+        row.webhook_secret = "whsec_" + secrets.token_urlsafe(24)
+    db.session.commit()
+    click.echo(f"webhook of {name}: {url or '(none)'}")
+    if rotate_secret:
+        click.echo(f"secret: {row.webhook_secret}")
+
+
+webhooks = AppGroup("webhooks", help="Webhook deliveries of asynchronous crawls.")
+
+
+@webhooks.command("redeliver")
+@click.argument("delivery_id")
+def webhooks_redeliver(delivery_id: str) -> None:
+    """Send delivery DELIVERY_ID again now; prints the attempt's outcome."""
+    from .webhooks.delivery import redeliver
+
+    try:
+        record = redeliver(delivery_id, current_app.config)
+    except LookupError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{delivery_id}: {record.status_code or record.error} in {record.duration_ms} ms")
+
+
+@webhooks.command("list")
+@click.option("--status", type=click.Choice(["pending", "delivered", "failed"]), default=None)
+def webhooks_list(status: str | None) -> None:
+    """List deliveries: id, status, attempts, last status code, URL."""
+    from .models import WebhookDelivery
+
+    query = db.select(WebhookDelivery).order_by(WebhookDelivery.created_at.desc()).limit(200)
+    if status:
+        query = query.filter_by(status=status)
+    for row in db.session.scalars(query):
+        last = row.attempt_log[-1].status_code if row.attempt_log else "-"
+        click.echo(f"{row.id}\t{row.status}\t{row.attempts}\t{last}\t{row.url}")
 
 
 @keys.command("list")
@@ -202,5 +265,5 @@ def events_export(since, until, fmt, output, customer, domain, vendor, event_nam
 
 def init_app(app: Flask) -> None:
     """Register every CLI group on ``app``."""
-    for group in (keys, crawl_command, tokens, domains, events):
+    for group in (keys, crawl_command, tokens, domains, events, webhooks):
         app.cli.add_command(group)

@@ -26,10 +26,20 @@ if _crawl_timeout >= timeout:
     raise RuntimeError("TAGCRAWL_CRAWL_TIMEOUT_S must stay below gunicorn's timeout")
 
 
+def post_worker_init(worker):
+    """Start the background worker (queued crawls, webhooks) in the new worker,
+    so crawls queued or interrupted before a restart are picked up at once."""
+    from tagcrawl.background import ensure_started
+
+    ensure_started(worker.wsgi)
+
+
 def worker_exit(server, worker):
-    """Quit every Chrome this worker started."""
+    """Stop background threads and quit every Chrome this worker started."""
+    from tagcrawl.background import stop_background
     from tagcrawl.browser.pool import shutdown_pools
 
+    stop_background()
     shutdown_pools()
 
 

@@ -56,8 +56,43 @@ class Crawl(db.Model):
     response = db.Column(JSONType)
     time_taken_ms = db.Column(db.Integer)
     attempts = db.Column(db.Integer, nullable=False, default=0)
+    webhook = db.Column(db.Boolean, nullable=False, default=False)
+    lease_expires_at = db.Column(db.DateTime(timezone=True))  # a running crawl past this is reclaimed
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
     finished_at = db.Column(db.DateTime(timezone=True))
+
+
+class WebhookDelivery(db.Model):
+    """One webhook message (a finished crawl's CrawlResponse) and its retry state.
+
+    ``status``: pending, delivered or failed (attempts exhausted).  The
+    payload is the exact body that is signed and sent on every attempt."""
+
+    __tablename__ = "webhook_deliveries"
+    id = db.Column(db.String(36), primary_key=True, default=new_uuid)
+    crawl_id = db.Column(db.Integer, db.ForeignKey("crawls.id"), nullable=False, index=True)
+    api_key_id = db.Column(db.Integer, db.ForeignKey("api_keys.id"), nullable=False, index=True)
+    url = db.Column(db.String(2048), nullable=False)
+    payload = db.Column(db.Text, nullable=False)
+    status = db.Column(db.String(16), nullable=False, default="pending", index=True)
+    attempts = db.Column(db.Integer, nullable=False, default=0)
+    next_attempt_at = db.Column(db.DateTime(timezone=True), index=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    attempt_log = db.relationship("WebhookAttempt", backref="delivery", cascade="all, delete-orphan",
+                                  order_by="WebhookAttempt.id")
+
+
+class WebhookAttempt(db.Model):
+    """One POST of a delivery: when, the HTTP status (None on a network error),
+    how long it took (ms) and the error text."""
+
+    __tablename__ = "webhook_attempts"
+    id = db.Column(db.Integer, primary_key=True)
+    delivery_id = db.Column(db.String(36), db.ForeignKey("webhook_deliveries.id"), nullable=False, index=True)
+    attempted_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+    status_code = db.Column(db.Integer)
+    duration_ms = db.Column(db.Integer, nullable=False)
+    error = db.Column(db.String(500))
 
 
 class Customer(db.Model):

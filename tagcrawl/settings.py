@@ -82,5 +82,11 @@ def load_settings(environ: dict | None = None) -> dict:
         "STREAM_RETRY_AFTER_S": _int(env.get("TAGCRAWL_STREAM_RETRY_AFTER_S"), 5),
         # Token (and whitelist) lookups are cached per process; capped at 60 s.
         "TOKEN_CACHE_S": min(_float(env.get("TAGCRAWL_TOKEN_CACHE_S"), 60.0), 60.0),
+        # Webhook crawls: attempts, backoff base (delays 1,3,9,18,30 x base), POST timeout.
+        "WEBHOOK_ATTEMPTS": _int(env.get("TAGCRAWL_WEBHOOK_ATTEMPTS"), 6),
+        "WEBHOOK_RETRY_BASE_S": _float(env.get("TAGCRAWL_WEBHOOK_RETRY_BASE_S"), 30.0),
+        "WEBHOOK_TIMEOUT_S": _float(env.get("TAGCRAWL_WEBHOOK_TIMEOUT_S"), 10.0),
+        "BACKGROUND_CRAWLERS": _int(env.get("TAGCRAWL_BACKGROUND_CRAWLERS"), 1),
+        "JOB_POLL_S": _float(env.get("TAGCRAWL_JOB_POLL_S"), 5.0),
         "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
     }

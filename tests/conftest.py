@@ -79,6 +79,9 @@ def app(_migrated, fixture_web, tmp_path):
               "SCREENSHOT_DIR": str(tmp_path / "shots"), "POOL_SIZE": 2}
     app = create_app(config)
     yield app
+    from tagcrawl.background import stop_background
+
+    stop_background()
     with app.app_context():
         db.session.remove()
         tables = ", ".join(t.name for t in db.metadata.sorted_tables)

@@ -106,6 +106,7 @@ class Grid:
         except subprocess.TimeoutExpired:
             pass
         except ProcessLookupError:
+            self.process.wait()
             return
         try:
             os.killpg(self.process.pid, signal.SIGKILL)  # ChromeDrivers left behind, if any
@@ -132,32 +133,37 @@ def grid():
 
 
 @pytest.fixture(scope="module")
-def config(grid, fixture_web, tmp_path_factory):
-    """App settings for crawls on the Grid (guard off, as for the other e2e
-    tests).  The pool's one browser is started here, so that the first crawl's
+def grid_app(grid, fixture_web, tmp_path_factory):
+    """The app crawling on the Grid (guard off, as for the other e2e tests).
+    The pool's one browser is started here, so that the first crawl's
     deadline does not include the Grid session start on a loaded CI machine."""
-    config = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True, "WEBDRIVER_URL": grid.url,
-                         "CHROME_ARGS": fixture_web.chrome_args(), "ALLOW_PRIVATE_TARGETS": True, "QUIET_MS": 400,
-                         "SCREENSHOT_DIR": str(tmp_path_factory.mktemp("grid-shots")), "POOL_SIZE": 1,
-                         "CRAWL_TIMEOUT_S": 60}).config
-    with get_pool(config).browser():
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True, "WEBDRIVER_URL": grid.url,
+                      "CHROME_ARGS": fixture_web.chrome_args(), "ALLOW_PRIVATE_TARGETS": True, "QUIET_MS": 400,
+                      "SCREENSHOT_DIR": str(tmp_path_factory.mktemp("grid-shots")), "POOL_SIZE": 1,
+                      "CRAWL_TIMEOUT_S": 60})
+    with get_pool(app.config).browser():
         pass
-    yield config
-    get_pool(config).shutdown()
+    yield app
+    get_pool(app.config).shutdown()
     assert grid.sessions() == 0  # every Grid session was ended
+
+
+@pytest.fixture
+def config(grid_app):
+    return grid_app.config
 
 
 def crawl(config, url, **options):
     return run_crawl(config, {"url": url, "session_id": None, "options": options}).response
 
 
-def test_crawl_on_the_grid_reports_pixels_consent_cookies_and_screenshots(config, grid):
+def test_crawl_on_the_grid_reports_pixels_consent_cookies_and_screenshots(grid_app, config, grid):
     report = crawl(config, "https://shop.example/?grid", screenShots=True)
     assert report["success"] is True, report
     assert report["button"] == {"button_text": "Accept All Cookies", "consent_banner": True, "error_message": None}
     assert {"1234567890123456", "G-DEMO12345X", "AW-987654321"} <= {p["account_id"] for p in report["marketingPixels"]}
     assert report["cookiesAfter"] > report["cookiesBefore"]
-    client = create_app(dict(config)).test_client()
+    client = grid_app.test_client()
     shots = [client.get(url) for url in report["screenShotUrls"].values()]
     assert [(r.status_code, r.mimetype, r.data[:8]) for r in shots] == [(200, "image/png", PNG)] * 2
     assert shots[0].data != shots[1].data

@@ -156,7 +156,7 @@ for (const btn of all(BUTTONS)) {
   if (!visible(btn) || !isAccept(btn) || navLink(btn)) continue;
   const box = layer(btn);
   if (!box) continue;
-  const text = key(box.innerText || box.textContent).replace(key(label(btn)), " ");
+  const text = (" " + key(box.innerText || box.textContent) + " ").replace(" " + key(label(btn)) + " ", " ");
   if (text.length > 4000 || ageWords.some((w) => text.includes(w))) continue;
   if (!relax && !words.some((w) => text.includes(w))) continue;
   const name = tcf && tcf.cmpId ? "TCF CMP " + tcf.cmpId : byGlobals();

@@ -1,14 +1,21 @@
 """HTTP API of the crawl side: health, crawl, vendor list, screenshots."""
 from __future__ import annotations
 
+import uuid
+from datetime import datetime, timezone
+
 from flask import Blueprint, current_app, g, jsonify, request, send_from_directory
 from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
+from ..background import ensure_started
+from ..extensions import db
+from ..models import Crawl
 from ..errors import ApiError, validation_error_response
 from ..netguard import url_refusal
 from ..schemas import CrawlRequestSchema
 from ..vendors import catalog_listing
+from .jobs import enqueue_crawl, status_response
 from .records import store_crawl
 from .screenshots import NAME_RE, screenshot_dir
 from .service import run_crawl
@@ -61,6 +68,12 @@ def crawl():
         return jsonify({"detail": [{"loc": ["body", "options", "webhook"], "type": "webhook_not_configured",
                                     "msg": "This API key has no webhook URL; set one with `keys set-webhook`."}]}), 422
     request_json = schema.dump(data)
+    if options.get("webhook"):
+        request_json["session_id"] = request_json.get("session_id") or str(uuid.uuid4())
+        enqueue_crawl(request_json, g.api_key.id)
+        ensure_started(current_app._get_current_object()).wake()
+        return jsonify({"sessionId": request_json["session_id"], "url": request_json["url"],
+                        "success": True, "message": "queued"})
     outcome = run_crawl(current_app.config, request_json)
     response = outcome.response
     if response.get("screenShotUrls"):
@@ -69,6 +82,40 @@ def crawl():
                                       for k, v in response["screenShotUrls"].items()}
     store_crawl(request_json, response, g.api_key.id)
     return jsonify(response)
+
+
+@bp.get("/api/v1/crawls/<session_id>")
+@require_api_key
+def crawl_result(session_id: str):
+    """The stored CrawlResponse of this key's latest crawl with ``session_id``,
+    or its status while queued/running.  404 for other keys' crawls."""
+    crawl = db.session.scalars(db.select(Crawl).filter_by(session_id=session_id, api_key_id=g.api_key.id)
+                               .order_by(Crawl.id.desc())).first()
+    if crawl is None:
+        raise ApiError(404, "No crawl with this sessionId for this API key.")
+    return jsonify(status_response(crawl))
+
+
+@bp.get("/api/v1/crawls")
+@require_api_key
+def crawl_list():
+    """This key's crawls since ``since`` (ISO 8601), newest first, at most
+    ``limit`` (default 100, max 500): ``[{sessionId, url, status, success, createdAt}]``."""
+    query = db.select(Crawl).filter_by(api_key_id=g.api_key.id).order_by(Crawl.id.desc())
+    since = request.args.get("since")
+    if since:
+        try:
+            moment = datetime.fromisoformat(since.replace("Z", "+00:00"))
+        except ValueError:
+            raise ApiError(400, "since must be an ISO 8601 date-time, e.g. 2026-11-22T00:00:00Z.") from None
+        query = query.where(Crawl.created_at >= (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)))
+    try:
+        limit = min(500, max(1, int(request.args.get("limit", 100))))
+    except ValueError:
+        raise ApiError(400, "limit must be an integer.") from None
+    rows = db.session.scalars(query.limit(limit))
+    return jsonify([{"sessionId": c.session_id, "url": c.url, "status": c.status, "success": c.success,
+                     "createdAt": c.created_at.isoformat()} for c in rows])
 
 
 @bp.get("/api/v1/vendors")

@@ -1,0 +1,120 @@
+"""The per-process background worker: runs queued crawls and delivers webhooks.
+
+Started once per process (gunicorn ``post_worker_init``, or lazily when a
+webhook crawl is queued).  Two kinds of daemon threads, each in an app
+context:
+- crawl runners (``BACKGROUND_CRAWLERS``, default 1) claim queued crawls;
+- one delivery loop sends due webhooks.
+Both sleep on a Condition that ``wake()`` notifies when work is queued here;
+the timeout (``JOB_POLL_S``) picks up work queued by other instances and
+retries that come due.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+from flask import Flask
+
+from .extensions import db
+
+log = logging.getLogger(__name__)
+
+_state: dict[int, "BackgroundWorker"] = {}
+_lock = threading.Lock()
+
+
+class BackgroundWorker:
+    """Threads that drain the crawl queue and the webhook queue of one app."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.config = app.config
+        self.cond = threading.Condition()
+        self.stopping = False
+        self.threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        for n in range(max(1, int(self.config.get("BACKGROUND_CRAWLERS", 1)))):
+            self._spawn(self._crawl_loop, f"crawl-runner-{n}")
+        self._spawn(self._delivery_loop, "webhook-delivery")
+
+    def _spawn(self, target, name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread.start()
+        self.threads.append(thread)
+
+    def wake(self) -> None:
+        """New work was queued in this process."""
+        with self.cond:
+            self.cond.notify_all()
+
+    def stop(self) -> None:
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+
+    def _idle(self, timeout_s: float) -> None:
+        with self.cond:
+            if not self.stopping:
+                self.cond.wait(timeout=timeout_s)
+
+    def _crawl_loop(self) -> None:
+        from .crawl.jobs import claim_next, run_claimed
+
+        lease_s = float(self.config.get("CRAWL_TIMEOUT_S", 25)) + 30
+        while not self.stopping:
+            crawl_id = None
+            try:
+                with self.app.app_context():
+                    crawl_id = claim_next(lease_s)
+                    if crawl_id is not None:
+                        run_claimed(crawl_id, self.config)
+                        self.wake()  # a webhook is due now
+            except Exception:
+                log.exception("background crawl %s failed", crawl_id)
+                with self.app.app_context():
+                    db.session.rollback()
+            if crawl_id is None:
+                self._idle(float(self.config.get("JOB_POLL_S", 5)))
+
+    def _delivery_loop(self) -> None:
+        from .webhooks.delivery import attempt, claim_due, next_due_in_s
+
+        poll = float(self.config.get("JOB_POLL_S", 5))
+        while not self.stopping:
+            wait = poll
+            try:
+                with self.app.app_context():
+                    for delivery in claim_due():
+                        attempt(delivery, self.config)
+                    db.session.commit()
+                    due = next_due_in_s()
+                    wait = poll if due is None else min(poll, due)
+            except Exception:
+                log.exception("webhook delivery loop failed")
+                with self.app.app_context():
+                    db.session.rollback()
+            self._idle(max(wait, 0.05))
+
+
+def ensure_started(app: Flask) -> BackgroundWorker:
+    """The background worker of this process for ``app``, started on first call."""
+    key = os.getpid()
+    with _lock:
+        worker = _state.get(key)
+        if worker is None or worker.app is not app:
+            if worker is not None:
+                worker.stop()
+            worker = _state[key] = BackgroundWorker(app)
+            worker.start()
+        return worker
+
+
+def stop_background() -> None:
+    """Stop this process's background threads (tests, worker exit)."""
+    with _lock:
+        worker = _state.pop(os.getpid(), None)
+    if worker is not None:
+        worker.stop()

@@ -1,0 +1,68 @@
+"""The consent rules are complete, consistent data, and docs/consent.md lists them."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from tagcrawl.browser.consent_rules import (
+    ACCEPT_PHRASES, AGE_GATE_WORDS, CMPS, CONSENT_WORDS, LANGUAGES, NEVER_WORDS,
+)
+
+REQUIRED_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "sv", "da", "no", "fi", "cs", "hu", "ro",
+                      "el", "ru", "tr", "ja", "zh")
+REQUIRED_CMPS = (
+    "OneTrust", "Cookiebot", "Didomi", "Usercentrics", "Quantcast", "Sourcepoint", "TrustArc", "Funding Choices",
+    "CookieYes", "Complianz", "Osano", "iubenda", "consentmanager", "Cookie-Script", "Civic", "Ezoic",
+    "CookieFirst", "Klaro", "Ketch", "Termly", "Borlabs", "Axeptio", "Cookie Information", "Piwik PRO",
+    "TrustCommander", "Sirdata", "LiveRamp", "Admiral", "CookieHub", "Moove", "Real Cookie Banner",
+    "Cookie Notice", "CookieLawInfo", "Shopify", "HubSpot", "cookieconsent", "tarteaucitron", "Orejime",
+    "Transcend", "Evidon",
+)
+DOC = Path(__file__).resolve().parents[1] / "docs" / "consent.md"
+
+
+def key(text: str) -> str:
+    """The scanner's label normalisation (consent_scan.js ``key``), in Python."""
+    text = unicodedata.normalize("NFD", text)
+    text = "".join(ch for ch in text if not ("\u0300" <= ch <= "\u036f")).lower().replace("ı", "i").replace("ß", "ss")
+    text = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in text)
+    return " ".join(text.split())
+
+
+def test_every_required_cmp_has_presence_accept_and_globals():
+    names = [cmp["name"] for cmp in CMPS]
+    assert len(names) == len(set(names)) >= 40
+    for required in REQUIRED_CMPS:
+        assert any(required in name for name in names), required
+    for cmp in CMPS:
+        assert cmp["presence"] and cmp["globals"], cmp["name"]
+        assert not cmp["frames"] or cmp["frame_accept"], cmp["name"]
+    with_selectors = [c for c in CMPS if c["accept"] or c["frame_accept"]]
+    assert len(with_selectors) >= 40
+
+
+def test_every_required_language_has_phrases_and_consent_words():
+    assert set(REQUIRED_LANGUAGES) <= set(ACCEPT_PHRASES) == set(LANGUAGES)
+    for lang in REQUIRED_LANGUAGES:
+        assert len(ACCEPT_PHRASES[lang]) >= 5, lang
+
+
+def test_no_accept_phrase_is_refused_by_a_never_word_except_on_purpose():
+    never = [key(w) for w in NEVER_WORDS]
+    refused = {phrase for phrases in ACCEPT_PHRASES.values() for phrase in phrases
+               if any((" " + key(phrase)).find(" " + w) >= 0 for w in never if w)}
+    assert refused == {"accept recommended settings"}  # Civic Cookie Control's accept-all
+
+
+def test_age_gate_and_consent_words_do_not_overlap():
+    assert not {key(w) for w in AGE_GATE_WORDS} & {key(w) for w in CONSENT_WORDS}
+
+
+def test_docs_list_every_cmp_and_language():
+    doc = DOC.read_text(encoding="utf-8")
+    section = doc.split("## Supported CMPs")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| ([^|`]+?) \| `", section, flags=re.M)
+    assert sorted(rows) == sorted(cmp["name"] for cmp in CMPS)
+    for code, name in LANGUAGES.items():
+        assert f"| `{code}` | {name} |" in doc

@@ -1,0 +1,61 @@
+"""Queued crawls survive restarts: a crawl queued by a worker that stopped
+before running it, and one interrupted while running, are finished by the
+next worker (real gunicorn, PostgreSQL, Chrome)."""
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from tagcrawl import create_app
+from tagcrawl.apikeys import create_key
+from tagcrawl.crawl.jobs import enqueue_crawl
+from tagcrawl.extensions import db
+from tagcrawl.models import Crawl, utcnow
+from tagcrawl.webhooks import verify_signature
+
+from .gunicorn_server import Gunicorn
+from .webhook_receiver import Receiver
+
+pytestmark = [pytest.mark.browser, pytest.mark.postgres]
+
+
+def test_queued_and_interrupted_crawls_finish_after_a_restart(pg, fixture_web, tmp_path):
+    url = pg.create_database("tagcrawl_restart")
+    receiver = Receiver()
+    env = {"DATABASE_URL": url, "TAGCRAWL_ALLOW_PRIVATE_TARGETS": "true", "TAGCRAWL_RUNTIME_DIR": str(tmp_path),
+           "TAGCRAWL_CHROME_ARGS": " ".join(f"'{a}'" for a in fixture_web.chrome_args()),
+           "TAGCRAWL_JOB_POLL_S": "0.5"}
+    server = Gunicorn(env, workers=1, threads=2)
+    server.flask("db", "upgrade")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    queued_id, interrupted_id = str(uuid.uuid4()), str(uuid.uuid4())
+    with app.app_context():
+        key_row, _key, secret = create_key("restart", webhook_url=receiver.url)
+        # Accepted by a worker that stopped before running it:
+        enqueue_crawl({"url": "https://shop.example/", "session_id": queued_id, "options": {"webhook": True}},
+                      key_row.id)
+        # Claimed by a worker that died mid-crawl (its lease has run out):
+        interrupted = enqueue_crawl({"url": "https://plain.example/", "session_id": interrupted_id,
+                                     "options": {"webhook": True}}, key_row.id)
+        interrupted.status, interrupted.attempts = "running", 1
+        interrupted.lease_expires_at = utcnow() - timedelta(seconds=1)
+        db.session.commit()
+    server.start()
+    try:
+        deliveries = receiver.wait_for(2)
+    finally:
+        server.stop()
+        receiver.stop()
+    payloads = {json.loads(d["body"])["sessionId"]: d for d in deliveries}
+    assert set(payloads) == {queued_id, interrupted_id}
+    for d in deliveries:
+        assert verify_signature(secret, d["headers"]["X-Tagcrawl-Signature"], d["body"])
+        assert json.loads(d["body"])["success"] is True
+    with app.app_context():
+        rows = {c.session_id: c for c in db.session.scalars(db.select(Crawl))}
+        assert rows[queued_id].status == "done" and rows[queued_id].attempts == 1
+        assert rows[interrupted_id].status == "done" and rows[interrupted_id].attempts == 2
+        db.engine.dispose()

@@ -1,0 +1,144 @@
+"""Asynchronous crawls with signed webhooks, results by id (PostgreSQL, real Chrome)."""
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+from tagcrawl.apikeys import create_key
+from tagcrawl.extensions import db
+from tagcrawl.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery
+from tagcrawl.webhooks import sign, verify_signature
+
+from .webhook_receiver import Receiver
+
+pytestmark = pytest.mark.postgres
+
+FAST = {"WEBHOOK_RETRY_BASE_S": 0.05, "JOB_POLL_S": 0.2}
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver(statuses=[500, 500])
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def hook_key(app, receiver):
+    app.config.update(FAST)
+    with app.app_context():
+        row, key, secret = create_key("hooks", webhook_url=receiver.url)
+    return key, secret
+
+
+def test_signature_round_trip_and_failures():
+    body = b'{"success":true}'
+    header = sign("whsec_x", body, timestamp=1_800_000_000)
+    assert verify_signature("whsec_x", header, body, now=1_800_000_100)
+    assert not verify_signature("whsec_x", header, body + b" ", now=1_800_000_100)  # tampered body
+    assert not verify_signature("whsec_y", header, body, now=1_800_000_100)  # wrong secret
+    assert not verify_signature("whsec_x", header, body, now=1_800_000_301)  # too old
+    assert verify_signature("whsec_x", header, body, tolerance_s=400, now=1_800_000_301)
+    assert verify_signature("whsec_x", "t=1800000000,v1=00," + header.split(",")[1], body, now=1_800_000_000)
+    for bad in (None, "", "garbage", "t=abc,v1=00", "v1=00"):
+        assert not verify_signature("whsec_x", bad, body)
+
+
+@pytest.mark.browser
+def test_webhook_crawl_is_queued_signed_delivered_and_retried(app, client, hook_key, receiver, browser):
+    key, secret = hook_key
+    session_id = str(uuid.uuid4())
+    response = client.post("/api/v1", headers={"x-api-key": key}, json={
+        "url": "https://shop.example/", "session_id": session_id, "options": {"webhook": True}})
+    assert response.status_code == 200
+    assert response.get_json() == {"sessionId": session_id, "url": "https://shop.example/", "success": True,
+                                   "message": "queued"}
+    deliveries = receiver.wait_for(3)
+    assert [d["status"] for d in deliveries] == [500, 500, 200]
+    ids = {d["headers"]["X-Tagcrawl-Delivery"] for d in deliveries}
+    assert len(ids) == 1 and uuid.UUID(ids.pop())
+    for d in deliveries:
+        assert verify_signature(secret, d["headers"]["X-Tagcrawl-Signature"], d["body"])
+    payload = json.loads(deliveries[-1]["body"])
+    assert payload["sessionId"] == session_id and payload["success"] is True
+    assert "1234567890123456" in {p["account_id"] for p in payload["marketingPixels"]}
+    stored = client.get(f"/api/v1/crawls/{session_id}", headers={"x-api-key": key}).get_json()
+    assert stored == payload
+    with app.app_context():
+        delivery = db.session.scalar(db.select(WebhookDelivery))
+        db.session.refresh(delivery)
+        attempts = db.session.scalars(db.select(WebhookAttempt).order_by(WebhookAttempt.id)).all()
+        assert delivery.status == "delivered" and delivery.attempts == 3
+        assert [a.status_code for a in attempts] == [500, 500, 200]
+        assert all(a.duration_ms >= 0 for a in attempts)
+
+
+def test_webhook_without_url_gets_422(client, api_key):
+    response = client.post("/api/v1", headers={"x-api-key": api_key}, json={
+        "url": "https://shop.example/", "session_id": None, "options": {"webhook": True}})
+    assert response.status_code == 422
+    assert response.get_json()["detail"][0]["loc"] == ["body", "options", "webhook"]
+
+
+def test_a_key_sees_only_its_own_crawls(app, client, api_key):
+    with app.app_context():
+        _row, other_key, _ = create_key("other")
+        owner = db.session.scalar(db.select(ApiKey).filter_by(name="tests"))
+        db.session.add(Crawl(session_id="11111111-1111-4111-8111-111111111111", api_key_id=owner.id,
+                             url="https://shop.example/", status="queued", request={}))
+        db.session.commit()
+    path = "/api/v1/crawls/11111111-1111-4111-8111-111111111111"
+    mine = client.get(path, headers={"x-api-key": api_key})
+    assert mine.status_code == 200
+    assert mine.get_json() == {"sessionId": "11111111-1111-4111-8111-111111111111", "url": "https://shop.example/",
+                               "success": False, "message": "queued"}
+    assert client.get(path, headers={"x-api-key": other_key}).status_code == 404
+    listed = client.get("/api/v1/crawls?since=2000-01-01T00:00:00Z", headers={"x-api-key": api_key}).get_json()
+    assert [c["sessionId"] for c in listed] == ["11111111-1111-4111-8111-111111111111"]
+    assert client.get("/api/v1/crawls", headers={"x-api-key": other_key}).get_json() == []
+    assert client.get("/api/v1/crawls?since=yesterday", headers={"x-api-key": api_key}).status_code == 400
+
+
+def test_webhook_to_a_private_address_is_refused_when_not_allowed(app):
+    from tagcrawl.webhooks.delivery import attempt
+
+    with app.app_context():
+        row, _key, _ = create_key("private", webhook_url="http://169.254.169.254/hook")
+        crawl = Crawl(session_id=str(uuid.uuid4()), api_key_id=row.id, url="https://x.example/", status="done",
+                      request={}, response={"success": True})
+        db.session.add(crawl)
+        db.session.commit()
+        delivery = WebhookDelivery(crawl_id=crawl.id, api_key_id=row.id, url=row.webhook_url, payload="{}",
+                                   attempts=0)
+        db.session.add(delivery)
+        record = attempt(delivery, dict(app.config, ALLOW_PRIVATE_TARGETS=False))
+        db.session.commit()
+        assert record.status_code is None and "refused" in record.error
+        assert delivery.status == "failed"
+
+
+def test_keys_cli_webhook_secret_and_redeliver(app, runner, receiver):
+    app.config.update(FAST)
+    result = runner.invoke(args=["keys", "create", "cli-hooks", "--webhook-url", receiver.url])
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("tc_") and lines[-2].startswith("secret: whsec_")
+    with app.app_context():
+        row = db.session.scalar(db.select(ApiKey).filter_by(name="cli-hooks"))
+        crawl = Crawl(session_id=str(uuid.uuid4()), api_key_id=row.id, url="https://x.example/", status="done",
+                      request={}, response={"success": True}, webhook=True)
+        db.session.add(crawl)
+        db.session.commit()
+        delivery = WebhookDelivery(crawl_id=crawl.id, api_key_id=row.id, url=row.webhook_url,
+                                   payload='{"success":true}', status="failed", attempts=6)
+        db.session.add(delivery)
+        db.session.commit()
+        delivery_id = delivery.id
+    receiver.statuses = []
+    result = runner.invoke(args=["webhooks", "redeliver", delivery_id])
+    assert result.exit_code == 0, result.output
+    got = receiver.wait_for(1)
+    assert got[0]["headers"]["X-Tagcrawl-Delivery"] == delivery_id
+    assert runner.invoke(args=["keys", "set-webhook", "cli-hooks", "ftp://nope"]).exit_code != 0
+    assert runner.invoke(args=["keys", "set-webhook", "cli-hooks"]).exit_code == 0
