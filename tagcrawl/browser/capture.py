@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..vendors.types import Request
@@ -73,6 +74,7 @@ class NetworkCapture:
         self._last_dom = 0.0
         self._cond = threading.Condition()
         self.aborted = False
+        self._guard_executor: ThreadPoolExecutor | None = None
 
     # -- wiring -------------------------------------------------------------
     def bind(self, cdp) -> None:
@@ -185,6 +187,12 @@ class NetworkCapture:
             self._cond.notify_all()
 
     def _paused(self, params: dict, session: str | None) -> None:
+        # The guard may resolve DNS: decide off the reader thread.
+        if self._guard_executor is None:
+            self._guard_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="request-guard")
+        self._guard_executor.submit(self._decide, params, session)
+
+    def _decide(self, params: dict, session: str | None) -> None:
         url = params.get("request", {}).get("url", "")
         reason = self.request_guard(url) if self.request_guard else None
         if reason:
@@ -285,6 +293,11 @@ class NetworkCapture:
         with self._cond:
             self.aborted = True
             self._cond.notify_all()
+
+    def close(self) -> None:
+        """Release the guard's threads (end of the crawl)."""
+        if self._guard_executor is not None:
+            self._guard_executor.shutdown(wait=False, cancel_futures=True)
 
     def snapshot(self) -> list[Request]:
         """Requests captured so far, in the order they were sent."""

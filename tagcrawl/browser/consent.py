@@ -117,7 +117,7 @@ def _scan(driver, extra: dict | None = None, depth: int = 0, path: tuple = ()) -
         try:
             inner = _scan(driver, {"frameLayered": bool(layered), "relaxWords": relax}, depth + 1, path + (frame,))
         finally:
-            driver.switch_to.parent_frame()
+            _back(driver, path)
         if inner and inner.scan.get("button") is not None:
             if best:  # the banner container is out here, its button in the frame
                 inner.scan["cmp"] = inner.scan.get("cmp") or best.scan.get("cmp")
@@ -125,6 +125,14 @@ def _scan(driver, extra: dict | None = None, depth: int = 0, path: tuple = ()) -
             return inner
         best = best or inner
     return best
+
+
+def _back(driver, path: tuple) -> None:
+    """Return from a child frame to the frame at ``path`` (the child may be gone)."""
+    try:
+        driver.switch_to.parent_frame()
+    except WebDriverException:
+        _enter(driver, path)
 
 
 def _enter(driver, path: tuple) -> bool:
@@ -163,10 +171,13 @@ def _shown(driver, path: tuple, element) -> bool:
 
 def _state(session) -> dict:
     """Cookies (every domain) and the top document's localStorage and TCF status."""
-    cookies = {(c.get("name"), c.get("domain")): c.get("value") for c in session.cookies()}
+    try:  # CDP trouble here must not fail the crawl: it only weakens the evidence
+        cookies = {(c.get("name"), c.get("domain")): c.get("value") for c in session.cookies()}
+    except Exception:
+        cookies = {}
     try:
         page = session.evaluate(STATE_JS) or {}
-    except Exception:  # CDP trouble must not fail the crawl
+    except Exception:
         page = {}
     return {"cookies": cookies, "storage": page.get("storage") or {}, "tcf": page.get("tcf")}
 

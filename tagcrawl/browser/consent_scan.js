@@ -117,11 +117,17 @@ const ping = state.ping;
 const tcf = ping ? { cmpId: ping.cmpId || null, displayStatus: ping.displayStatus || null } : null;
 const tcfVisible = !!(tcf && tcf.displayStatus === "visible");
 
+// Iframes to scan next: the banner's own first, then those in a layer, then
+// the largest; at most MAX_FRAMES (ad-heavy pages have dozens).
+const MAX_FRAMES = 12;
 const framesOf = (box) => {
-  const list = all("iframe,frame").filter(visible);
-  const own = box ? deep(box, "iframe,frame") : [];
-  const ordered = [...own.filter((f) => list.includes(f)), ...list.filter((f) => !own.includes(f))];
-  return { frames: ordered, frameLayered: ordered.map((f) => !!layer(f)) };
+  const own = new Set(box ? deep(box, "iframe,frame") : []);
+  const area = (f) => { const r = f.getBoundingClientRect(); return r.width * r.height; };
+  const ranked = all("iframe,frame").filter(visible)
+    .map((f) => ({ f, own: own.has(f), layered: !!layer(f), area: area(f) }))
+    .sort((a, b) => (b.own - a.own) || (b.layered - a.layered) || (b.area - a.area))
+    .slice(0, MAX_FRAMES);
+  return { frames: ranked.map((x) => x.f), frameLayered: ranked.map((x) => x.layered) };
 };
 const hit = (cmp, how, box, button) => Object.assign(
   { found: true, cmp, how, box, button, text: button ? label(button) : null, tcf }, framesOf(box));

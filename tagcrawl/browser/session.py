@@ -76,6 +76,7 @@ class CrawlSession:
         finally:
             self.cdp.close()
             self.cdp = None
+            self.capture.close()
         try:
             if self._anchor:
                 self.driver.switch_to.window(self._anchor)

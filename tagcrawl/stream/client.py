@@ -48,9 +48,11 @@ def client_ip(environ: dict, trusted: int) -> str | None:
     return environ.get("REMOTE_ADDR")
 
 
+@lru_cache(maxsize=4096)
 def ip_prefix(addr: str | None) -> str | None:
     """``"203.0.113.77"`` -> ``"203.0.113.0/24"``; ``"2001:db8:1:2::1"`` ->
-    ``"2001:db8:1::/48"``; IPv4-mapped IPv6 counts as IPv4; None if invalid."""
+    ``"2001:db8:1::/48"``; IPv4-mapped IPv6 counts as IPv4; None if invalid
+    (memoized: a client sends many events)."""
     if not addr:
         return None
     text = addr.strip()

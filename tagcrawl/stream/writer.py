@@ -8,9 +8,9 @@ batch holding that row was committed (returns) or failed (raises
 ``STREAM_BATCH_SIZE`` rows, when ``STREAM_BATCH_WAIT_MS`` have passed since
 its first row was queued, or as soon as no other request of the process holds
 a slot (no further row can come, so waiting would only add latency).  The
-batch is one multi-row INSERT in one transaction.  When it fails for a reason
-other than a lost database, each row is retried in its own transaction so a
-bad row fails alone.  All waits are on a Condition or an Event.
+batch is inserted at once, all or nothing (see ``inserts.py``).  When that
+fails for a reason other than a lost database, each row is retried on its own
+so a bad row fails alone.  All waits are on a Condition or an Event.
 """
 from __future__ import annotations
 
@@ -21,15 +21,15 @@ import time
 from contextlib import contextmanager
 
 from flask import Flask
-from sqlalchemy import JSON
-from sqlalchemy import exc as sa_exc
 
 from ..extensions import db
-from ..models import StreamEvent
+from .inserts import lost_database, make_inserter
 
 log = logging.getLogger(__name__)
 
-IDLE_EXIT_S = 60.0  # an idle writer thread ends; the next submit starts another
+#: An idle writer thread ends (and closes its connection) after this; the next
+#: submit starts another.
+IDLE_EXIT_S = 5.0
 
 
 class StoreUnavailable(Exception):
@@ -44,17 +44,6 @@ class _Pending:
     def __init__(self, row: dict):
         self.row, self.queued_at, self.taken, self.error = row, time.monotonic(), False, None
         self.done = threading.Event()
-
-
-def _lost_database(exc: BaseException) -> bool:
-    """True when retrying row by row cannot help (connection refused / dropped).
-
-    Covers SQLAlchemy's wrapped errors and raw DB-API ones (psycopg2's
-    OperationalError / InterfaceError, e.g. "server closed the connection").
-    """
-    if isinstance(exc, sa_exc.DBAPIError):
-        return isinstance(exc, sa_exc.OperationalError) or bool(exc.connection_invalidated)
-    return any(cls.__name__ in ("OperationalError", "InterfaceError") for cls in type(exc).__mro__)
 
 
 class GroupWriter:
@@ -148,9 +137,10 @@ class GroupWriter:
         while True:
             batch = self._next_batch()
             if batch is None:
+                inserter.close()
                 return
             try:
-                self._commit(inserter, batch)
+                self._commit(inserter.insert, batch)
             except BaseException as exc:  # never leave a request waiting
                 for pending in batch:
                     pending.error = pending.error or exc
@@ -159,13 +149,14 @@ class GroupWriter:
                 for pending in batch:
                     pending.done.set()
 
-    def _commit(self, inserter, batch: list[_Pending]) -> None:
+    def _commit(self, insert, batch: list[_Pending]) -> None:
+        """Insert the batch at once; when that fails for a bad row, row by row."""
         try:
-            inserter([p.row for p in batch])
+            insert([p.row for p in batch])
             self.batches += 1
             return
         except Exception as exc:
-            if len(batch) == 1 or _lost_database(exc):
+            if len(batch) == 1 or lost_database(exc):
                 log.warning("stream batch of %d rows not committed: %s", len(batch), exc)
                 for pending in batch:
                     pending.error = exc
@@ -173,55 +164,10 @@ class GroupWriter:
             log.warning("stream batch of %d rows failed (%s); committing row by row", len(batch), exc)
         for pending in batch:
             try:
-                inserter([pending.row])
+                insert([pending.row])
             except Exception as exc:
                 log.warning("stream row not committed: %s", exc)
                 pending.error = exc
-
-
-def make_inserter(engine):
-    """A function ``insert(rows)`` that inserts ``rows`` (dicts keyed by column)
-    into ``stream_events`` in one transaction and commits.
-
-    On PostgreSQL with psycopg2 it sends one multi-row ``INSERT ... VALUES``
-    (``execute_values``, about half the CPU of SQLAlchemy's executemany);
-    elsewhere it uses SQLAlchemy Core.
-    """
-    table = StreamEvent.__table__
-    if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg2":
-        def insert_core(rows: list[dict]) -> None:
-            with engine.begin() as conn:
-                conn.execute(table.insert(), rows)
-
-        return insert_core
-
-    from psycopg2.extras import Json, execute_values
-
-    columns = [c.name for c in table.columns if c.name != "id"]
-    json_columns = {c.name for c in table.columns if isinstance(c.type, JSON)} & set(columns)
-    statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES %s"
-
-    def value(row: dict, column: str):
-        item = row.get(column)
-        return Json(item) if column in json_columns and item is not None else item
-
-    def insert_values(rows: list[dict]) -> None:
-        values = [tuple(value(row, c) for c in columns) for row in rows]
-        conn = engine.raw_connection()  # pooled, pre-pinged
-        try:
-            with conn.cursor() as cur:
-                execute_values(cur, statement, values, page_size=len(values))
-            conn.commit()
-        except BaseException as exc:
-            if _lost_database(exc):
-                conn.invalidate(exc)
-            else:
-                conn.rollback()
-            raise
-        finally:
-            conn.close()
-
-    return insert_values
 
 
 _registry_lock = threading.Lock()
