@@ -11,28 +11,23 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..vendors.types import Request
+from .activity import Activity
 
 log = logging.getLogger(__name__)
 
 HOOKS_JS = (Path(__file__).with_name("page_hooks.js")).read_text()
 BINDING = "__tcActivity"
-#: Resource types whose completion can start more requests (a tag library);
-#: other in-flight requests (beacons, keepalive fetches, long polls) stop
-#: counting as activity after STALE_MS.
-BLOCKING_TYPES = {"Document", "Script"}
-STALE_MS = 1500
 PAGE_TYPES = {"page", "iframe"}
 WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
 
 
-class NetworkCapture:
+class NetworkCapture(Activity):
     """Requests and activity of one browser context.
 
     Args:
@@ -48,6 +43,7 @@ class NetworkCapture:
     def __init__(self, context_id: str | None = None, page_setup: list | None = None,
                  request_guard: Callable[[str], str | None] | None = None, timer_horizon_ms: int = 4000,
                  late_horizon_ms: int = 10500):
+        super().__init__()
         self.cdp = None
         self.context_id = context_id
         self.page_setup = page_setup or []
@@ -63,17 +59,7 @@ class NetworkCapture:
         self.page_session: str | None = None
         self.page_target: str | None = None
         self._main_request: tuple | None = None
-        # requestId -> (started, resource type, session).  Keyed by requestId
-        # alone: a cross-site frame's navigation starts in the parent's session
-        # and finishes in the out-of-process iframe's session.
-        self._inflight: dict[str, tuple[float, str, str | None]] = {}
         self._pending_bodies: dict[tuple, dict] = {}
-        self._timers: dict[tuple, int] = {}
-        self._late_timers: dict[tuple, int] = {}
-        self._last_activity = time.monotonic()
-        self._last_dom = 0.0
-        self._cond = threading.Condition()
-        self.aborted = False
         self._guard_executor: ThreadPoolExecutor | None = None
 
     # -- wiring -------------------------------------------------------------
@@ -86,10 +72,8 @@ class NetworkCapture:
         if handler is not None:
             handler(self, params, session_id)
 
-    def _touch(self) -> None:
-        with self._cond:
-            self._last_activity = time.monotonic()
-            self._cond.notify_all()
+    def _pending_work(self) -> bool:
+        return bool(self._pending_bodies)
 
     # -- targets --------------------------------------------------------------
     def _attached(self, params: dict, parent: str | None) -> None:
@@ -124,11 +108,7 @@ class NetworkCapture:
         gone = params.get("sessionId")
         self.sessions.pop(gone, None)
         with self._cond:
-            for key in [k for k, v in self._inflight.items() if v[2] == gone]:
-                self._inflight.pop(key, None)
-            for key in [k for k in self._timers if k[0] == gone]:
-                self._timers.pop(key, None)
-                self._late_timers.pop(key, None)
+            self._forget_session(gone)
             self._cond.notify_all()
 
     # -- network --------------------------------------------------------------
@@ -215,8 +195,6 @@ class NetworkCapture:
             if "timers" in message:
                 self._timers[(session, message.get("w"))] = int(message["timers"])
                 self._late_timers[(session, message.get("w"))] = int(message.get("late") or 0)
-            if "dom" in message:
-                self._last_dom = time.monotonic()
             self._last_activity = time.monotonic()
             self._cond.notify_all()
 
@@ -234,65 +212,6 @@ class NetworkCapture:
         "Runtime.bindingCalled": _binding,
         "Page.javascriptDialogOpening": _dialog,
     }
-
-    # -- waiting ---------------------------------------------------------------
-    def _busy(self, now: float) -> bool:
-        for started, resource_type, _session in self._inflight.values():
-            if resource_type in BLOCKING_TYPES or (now - started) * 1000 < STALE_MS:
-                return True
-        return bool(self._pending_bodies) or any(n > 0 for n in self._timers.values())
-
-    def wait_quiet(self, quiet_ms: int, cap_ms: int, deadline: float | None = None) -> bool:
-        """Block until no activity for ``quiet_ms`` and nothing pending, or
-        ``cap_ms`` elapsed, or ``deadline`` (monotonic seconds) passed.
-
-        Returns True when the page went quiet, False on the cap/deadline.
-        Woken by CDP events through a condition variable; never polls.
-        """
-        end = time.monotonic() + cap_ms / 1000.0
-        if deadline is not None:
-            end = min(end, deadline)
-        with self._cond:
-            while not self.aborted:
-                now = time.monotonic()
-                idle_for = now - self._last_activity
-                if not self._busy(now) and idle_for * 1000 >= quiet_ms:
-                    return True
-                if now >= end:
-                    return False
-                wake = min(end, self._last_activity + quiet_ms / 1000.0) if not self._busy(now) else end
-                stale = [s + STALE_MS / 1000.0 for s, t, _ in self._inflight.values() if t not in BLOCKING_TYPES]
-                if stale:
-                    wake = min([wake] + [s for s in stale if s > now])
-                self._cond.wait(timeout=max(0.005, wake - now))
-        return False
-
-    def wait_dom_change(self, since: float, timeout_s: float) -> bool:
-        """Block until a DOM mutation or timer change after ``since``
-        (monotonic), or ``timeout_s``.  Returns True when something changed."""
-        end = time.monotonic() + timeout_s
-        with self._cond:
-            while not self.aborted and self._last_activity <= since:
-                remaining = end - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._cond.wait(timeout=remaining)
-            return not self.aborted
-
-    def idle(self, quiet_ms: int = 0, include_late: bool = False) -> bool:
-        """True when nothing is pending and nothing happened for ``quiet_ms``.
-        ``include_late``: timers up to the late horizon (late banners) count too."""
-        with self._cond:
-            now = time.monotonic()
-            if include_late and any(n > 0 for n in self._late_timers.values()):
-                return False
-            return not self._busy(now) and (now - self._last_activity) * 1000 >= quiet_ms
-
-    def abort(self) -> None:
-        """Wake every waiter; used by the crawl deadline watchdog."""
-        with self._cond:
-            self.aborted = True
-            self._cond.notify_all()
 
     def close(self) -> None:
         """Release the guard's threads (end of the crawl)."""
