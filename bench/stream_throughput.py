@@ -11,10 +11,11 @@ with wrk (Debian package ``wrk``):
    ``POST /stream/api/v1`` (the real endpoint, PostgreSQL behind it), so a
    change in background load hits both alike; medians are reported, with the
    CPU time that gunicorn and PostgreSQL spent per request;
-3. an accounting run on an emptied table: wrk posts events until 3 s before
-   its end, then only ``GET /`` (health), so no event request is cut off when
-   wrk stops; then ``count(rows) == count(204 answers)`` must hold exactly,
-   and every event request sent must have had its answer.
+3. an accounting run on an emptied table: wrk posts events for
+   ``--duration`` seconds, then for 5 s only ``GET /`` (health), so no event
+   request is cut off when wrk stops; then ``count(rows) == count(204
+   answers)`` must hold exactly, both as wrk counted them and as gunicorn's
+   access log did.
 
     python bench/stream_throughput.py [--duration 15] [--rounds 3] [--connections 32]
 
@@ -69,29 +70,29 @@ end
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
-    'RESULT {"requests": %%d, "duration_us": %%d, "n204": %%d, "other": %%d, "health": %%d, "sent": %%d, ' ..
+    'RESULT {"requests": %%d, "duration_us": %%d, "n204": %%d, "other": %%d, "health": %%d, ' ..
     '"p50_us": %%d, "p99_us": %%d, "errors": %%d}\n',
-    summary.requests, summary.duration, total("ok"), total("other"), total("health"), total("sent"),
+    summary.requests, summary.duration, total("ok"), total("other"), total("health"),
     latency:percentile(50), latency:percentile(99), e.connect + e.read + e.write + e.timeout))
 end
 """
 
 #: Fixed request (the standard wrk mode) for the timed rounds.
 LUA_TIMED = LUA_COMMON + r"""
-function init(args) ok = 0; other = 0; health = 0; sent = 0 end
+function init(args) ok = 0; other = 0; health = 0 end
 """
 
 #: Accounting: event requests until the cutoff, then health checks only.
 LUA_ACCOUNTING = LUA_COMMON + r"""
 local event_req, health_req
 function init(args)
-  ok = 0; other = 0; health = 0; sent = 0
+  ok = 0; other = 0; health = 0
   cutoff = os.time() + tonumber(args[1])
   event_req = wrk.format()
   health_req = wrk.format("GET", "/", {["Host"] = wrk.headers["Host"]}, "")
 end
 function request()
-  if os.time() < cutoff then sent = sent + 1; return event_req end
+  if os.time() < cutoff then return event_req end
   return health_req
 end
 """
@@ -115,15 +116,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(port: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_ready(port: int, timeout: float = 300.0) -> None:
+    """Wait until ``GET /`` answers 200 on 20 fresh connections in a row.
+
+    gunicorn listens before its workers have imported the app (seconds on a
+    busy machine); fresh connections land on any worker.
+    """
+    import http.client
+
+    deadline, streak = time.monotonic() + timeout, 0
+    while streak < 20:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"gunicorn on port {port} not ready after {timeout:.0f}s")
         try:
-            socket.create_connection(("127.0.0.1", port), 0.5).close()
-            return
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", "/")
+            streak = streak + 1 if conn.getresponse().status == 200 else 0
+            conn.close()
         except OSError:
-            time.sleep(0.1)  # bench only: polling for the server to come up
-    raise RuntimeError(f"gunicorn did not listen on {port}")
+            streak = 0
+            time.sleep(0.2)  # bench only: polling for the workers to come up
 
 
 def cpu_seconds(pid: int) -> float:
@@ -218,7 +230,7 @@ def report(args, rounds: list[tuple[dict, dict]], accounting: dict, rows: int) -
     max_req = os.environ.get("GUNICORN_MAX_REQUESTS", "1000")
     print(f"\nwrk -t{args.threads} -c{args.connections}, {args.rounds} rounds x {args.duration}s per endpoint; "
           f"gunicorn gthread {workers} workers x {threads} threads, max_requests {max_req}; "
-          f"{os.cpu_count()} CPUs, load average before {args.load_before:.1f}\n")
+          f"{os.cpu_count()} CPUs, load average before {args.load_before:.1f}, niceness {args.nice}\n")
     print("| endpoint | requests/s (median) | p50 ms | p99 ms | CPU ms/request gunicorn | CPU ms/request PostgreSQL "
           "| non-204 |")
     print("|---|---|---|---|---|---|---|")
@@ -228,9 +240,10 @@ def report(args, rounds: list[tuple[dict, dict]], accounting: dict, rows: int) -
               f"{med('cpu_postgres_ms', which):.2f} | {sum(r[which]['other'] for r in rounds)} |")
     print(f"\nstream / trivial requests/s per round: {', '.join(f'{x:.0%}' for x in ratios)}; "
           f"median {statistics.median(ratios):.0%} (goal >= 70%)")
-    exact = rows == accounting["n204"] and accounting["sent"] == accounting["n204"] + accounting["other"]
-    print(f"accounting run ({args.duration}s): event requests sent {accounting['sent']}, 204 answers "
-          f"{accounting['n204']}, other answers {accounting['other']}, rows stored {rows}: "
+    exact = rows == accounting["n204"] == accounting["server_204"] and accounting["other"] == 0
+    print(f"accounting run ({args.duration}s of events, then 5s of health checks so none is cut off): "
+          f"204 answers received by wrk {accounting['n204']}, 204 answers in gunicorn's access log "
+          f"{accounting['server_204']}, other answers {accounting['other']}, rows stored {rows}: "
           f"{'rows == 204s exactly' if exact else 'MISMATCH'}")
     return exact
 
@@ -242,7 +255,12 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--warmup", type=int, default=5, help="seconds of warm-up per endpoint")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="run the bench (PostgreSQL, gunicorn, wrk) at this niceness, e.g. -10 as root, "
+                             "to keep other load on a shared machine from skewing the figures")
     args = parser.parse_args()
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by every process started below
     if not shutil.which("wrk"):
         sys.exit("wrk not found: apt-get install wrk")
     args.load_before = os.getloadavg()[0]
@@ -256,12 +274,16 @@ def main() -> int:
         port = free_port()
         env = {**os.environ, "DATABASE_URL": db_url, "PORT": str(port), "PYTHONPATH": ROOT,
                "TAGCRAWL_LOG_LEVEL": "WARNING"}
-        log = open(os.path.join(work, "gunicorn.log"), "w")
+        # Every event of the bench comes from one token and one IP: keep the
+        # per-visitor rate limit (tagcrawl/limits.py) in the path, but too high to refuse any.
+        env.setdefault("TAGCRAWL_RATELIMIT_STREAM", "100000000/minute")
+        log_path = os.path.join(work, "gunicorn.log")
+        log = open(log_path, "w")
         gunicorn = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.gunicorn_conf", "--chdir", ROOT,
              "--pythonpath", os.path.join(ROOT, "bench"), "stream_bench_app:app"],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-        wait_for_port(port)
+        wait_ready(port)
         scripts = {}
         for name, lua in (("timed", LUA_TIMED), ("accounting", LUA_ACCOUNTING)):
             scripts[name] = os.path.join(work, f"{name}.lua")
@@ -279,12 +301,17 @@ def main() -> int:
             rounds.append((trivial, stream))
         wait_quiet(db_url)
         sql(db_url, "truncate stream_events")
-        accounting = run_wrk(base + "/stream/api/v1", scripts["accounting"], args.duration, args,
-                             str(max(args.duration - 3, 1)))
+        log.flush()
+        log_offset = os.path.getsize(log_path)
+        accounting = run_wrk(base + "/stream/api/v1", scripts["accounting"], args.duration + 5, args,
+                             str(args.duration))
         gunicorn.send_signal(signal.SIGTERM)  # graceful: in-flight requests finish
         gunicorn.wait(60)
         gunicorn = None
         rows = sql(db_url, "select count(*) from stream_events")
+        with open(log_path) as fh:
+            fh.seek(log_offset)
+            accounting["server_204"] = sum('"POST /stream/api/v1" 204' in line for line in fh)
     finally:
         if gunicorn is not None:
             gunicorn.kill()

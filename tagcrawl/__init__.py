@@ -37,5 +37,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(crawl_bp)
     app.register_blueprint(stream_bp)
     from .stream.events_api import bp as events_bp; app.register_blueprint(events_bp)  # noqa: E702
+    from .stream.tagjs import bp as tag_bp; app.register_blueprint(tag_bp)  # noqa: E702
+    from . import docs_blueprint; docs_blueprint.init_app(app)  # noqa: E702
+    from . import limits; limits.init_app(app)  # noqa: E702  (after every blueprint: wraps their views)
     commands.init_app(app)
     return app

@@ -244,7 +244,42 @@ def _bounded_json(value) -> None:
         raise ValidationError(problem)
 
 
-class JsonNumber(fields.Field):
+class _DirectValidation:
+    """Field mixin: run the validators one by one.
+
+    Same outcome as marshmallow's default (every validator runs, their
+    messages are collected), without building an ``And`` validator for every
+    value, which is most of the cost of a 22-field load.
+    """
+
+    def _validate(self, value) -> None:
+        errors: list = []
+        for validator in self.validators:
+            try:
+                validator(value)
+            except ValidationError as err:
+                errors.extend(err.messages if isinstance(err.messages, list) else [err.messages])
+        if errors:
+            raise ValidationError(errors)
+
+
+class StreamString(_DirectValidation, fields.String):
+    """A string field of the stream schema."""
+
+
+class StreamUUID(_DirectValidation, fields.UUID):
+    """A uuid field of the stream schema (loaded as ``uuid.UUID``)."""
+
+
+class StreamInteger(_DirectValidation, fields.Integer):
+    """An integer field of the stream schema."""
+
+
+class StreamUrl(_DirectValidation, HttpUrl):
+    """An absolute http(s) URL of the stream schema, at most 2,048 characters."""
+
+
+class JsonNumber(_DirectValidation, fields.Field):
     """A JSON number (int or float, not a boolean nor a numeric string), finite."""
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -254,7 +289,7 @@ class JsonNumber(fields.Field):
         return value
 
 
-class StringOrInteger(fields.Field):
+class StringOrInteger(_DirectValidation, fields.Field):
     """A JSON string or integer (not a boolean), loaded as its text."""
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -263,7 +298,7 @@ class StringOrInteger(fields.Field):
         return str(value)
 
 
-class ObjectList(fields.List):
+class ObjectList(_DirectValidation, fields.List):
     """An array of free-form JSON objects, capped (items, depth, sizes)."""
 
     def __init__(self, **kwargs):
@@ -276,8 +311,8 @@ class ObjectList(fields.List):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-def _str(maximum: int, minimum: int = 0, **kwargs) -> fields.String:
-    return fields.String(validate=_capped(maximum, minimum), **kwargs)
+def _str(maximum: int, minimum: int = 0, **kwargs) -> StreamString:
+    return StreamString(validate=_capped(maximum, minimum), **kwargs)
 
 
 class StreamEventRequestSchema(Schema):
@@ -292,7 +327,7 @@ class StreamEventRequestSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    t = fields.UUID(required=True)
+    t = StreamUUID(required=True)
     vn = _str(STREAM_NAME_MAX, 1, required=True)
     e = _str(STREAM_NAME_MAX, 1, required=True)
     dm = _str(STREAM_SHORT_MAX)
@@ -300,8 +335,8 @@ class StreamEventRequestSchema(Schema):
     sv = _str(STREAM_SHORT_MAX)
     tm = JsonNumber(validate=validate.Range(min=0, max=STREAM_TM_MAX, error=RANGE_TM_MSG))
     m = _str(STREAM_METHOD_MAX)
-    vu = HttpUrl()
-    u = HttpUrl()
+    vu = StreamUrl()
+    u = StreamUrl()
     p = _str(URL_MAX)
     dt = ObjectList()
     np = ObjectList()
@@ -309,16 +344,16 @@ class StreamEventRequestSchema(Schema):
     rl = StringOrInteger(validate=_capped(STREAM_SHORT_MAX))
     env = _str(STREAM_SHORT_MAX)
     do = _str(STREAM_NAME_MAX)
-    et = fields.Integer(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG))
+    et = StreamInteger(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG))
     vid = _str(STREAM_NAME_MAX, allow_none=True)
     cn = _str(STREAM_NAME_MAX, allow_none=True)
-    sid = fields.UUID()
+    sid = StreamUUID()
     cid = _str(STREAM_NAME_MAX, allow_none=True)
 
     @validates_schema(pass_original=True)
     def _check_extra(self, data, original, **kwargs):
         """Caps on the undeclared keys (kept as the record's ``extra``)."""
-        extra = [key for key in original if key not in self.fields]
+        extra = [key for key in original if key not in self.load_fields]
         if len(extra) > STREAM_EXTRA_KEYS_MAX:
             raise ValidationError(EXTRA_KEYS_MSG, "_schema")
         errors = {}
@@ -328,3 +363,137 @@ class StreamEventRequestSchema(Schema):
                 errors[key] = [problem]
         if errors:
             raise ValidationError(errors)
+
+
+# --------------------------------------------------------------------------
+# Response bodies of the endpoints beyond spec.md (documented in the OpenAPI
+# document, see ``openapi.py``); dump-only, never used to load requests.
+# --------------------------------------------------------------------------
+class ValidationErrorItemSchema(Schema):
+    """One entry of the 422 ``detail`` list."""
+
+    loc = fields.List(fields.Raw(metadata={"anyOf": [{"type": "string"}, {"type": "integer"}]}), required=True)
+    msg = fields.String(required=True)
+    type = fields.String(required=True)
+
+
+class VendorSchema(Schema):
+    """One vendor of the catalog (``GET /api/v1/vendors``)."""
+
+    key = fields.String(required=True)
+    name = fields.String(required=True)
+    aliases = fields.List(fields.String(), required=True)
+    category = fields.String(required=True)
+
+
+class CrawlSummarySchema(Schema):
+    """One crawl of ``GET /api/v1/crawls``."""
+
+    sessionId = fields.String(required=True)
+    url = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "failed"]))
+    success = fields.Boolean(required=True, allow_none=True)
+    createdAt = fields.String(required=True, metadata={"format": "date-time"})
+
+
+def _nullable_str(**metadata) -> fields.String:
+    return fields.String(required=True, allow_none=True, metadata=metadata)
+
+
+def _nullable_int() -> fields.Integer:
+    return fields.Integer(required=True, allow_none=True)
+
+
+class StoredEventSchema(Schema):
+    """One stored event, as ``GET /api/v1/events`` lists it (``stream/events.py``)."""
+
+    event_id = fields.String(required=True)
+    customer = _nullable_str()
+    received_at = fields.String(required=True, metadata={"format": "date-time"})
+    event_timestamp = fields.String(required=True, metadata={"format": "date-time"})
+    client_timestamp = _nullable_int()
+    clock_skew_ms = _nullable_int()
+    vendor = fields.String(required=True)
+    vendor_name = fields.String(required=True)
+    event_name = fields.String(required=True)
+    domain = _nullable_str()
+    host = _nullable_str()
+    page_url = _nullable_str()
+    page_path = _nullable_str()
+    vendor_url = _nullable_str()
+    http_method = _nullable_str()
+    deployment_method = _nullable_str()
+    tag_version = _nullable_str()
+    deployment_version = _nullable_str()
+    release = _nullable_str()
+    environment = _nullable_str()
+    container = _nullable_str()
+    execution_ms = _nullable_int()
+    vendor_event_id = _nullable_str()
+    consent_state = _nullable_str()
+    session_id = _nullable_str()
+    customer_ref = _nullable_str()
+    system = _nullable_str()
+    details = fields.Raw(required=True, allow_none=True)
+    extra = fields.Raw(required=True, allow_none=True)
+    browser_family = _nullable_str()
+    browser_version = _nullable_str()
+    os_family = _nullable_str()
+    os_version = _nullable_str()
+    device_family = _nullable_str()
+    is_bot = fields.Boolean(required=True, allow_none=True)
+    ip_prefix = _nullable_str()
+    user_agent = _nullable_str()
+
+
+class EventPageSchema(Schema):
+    """``GET /api/v1/events``: one page of events and the cursor of the next."""
+
+    events = fields.List(fields.Nested(StoredEventSchema), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
+# --------------------------------------------------------------------------
+# JSON that the database cannot store: refused with 422 (crawl) / 400 (stream)
+# instead of failing at commit time.
+# --------------------------------------------------------------------------
+import math  # noqa: E402
+import re as _re  # noqa: E402
+
+UNICODE_MSG = _coded("Strings must not contain NUL characters (\\u0000) or unpaired surrogates.", "string_unicode")
+_NOT_STORABLE = _re.compile("[\x00\ud800-\udfff]")
+
+
+def unicode_problem(value, text: str | None = None) -> str | None:
+    """``UNICODE_MSG`` when a string or key anywhere in ``value`` holds U+0000
+    or a lone surrogate (neither can be stored in PostgreSQL text or jsonb,
+    nor encoded as UTF-8), else None.
+
+    Args:
+        value: a parsed JSON value.
+        text: the JSON text it was parsed from, if known: both can only come
+            from ``\\u`` escapes, so a text without one is not walked.
+    """
+    if text is not None and "\\u" not in text:
+        return None
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if _NOT_STORABLE.search(node):
+                return UNICODE_MSG
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node)
+            stack.extend(node.values())
+    return None
+
+
+def finite_float(text: str) -> float:
+    """``parse_float`` for ``json.loads``: a number too large for a double
+    (``1e400``) raises ValueError instead of becoming ``inf``, which is not JSON."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return value

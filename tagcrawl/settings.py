@@ -89,4 +89,9 @@ def load_settings(environ: dict | None = None) -> dict:
         "BACKGROUND_CRAWLERS": _int(env.get("TAGCRAWL_BACKGROUND_CRAWLERS"), 1),
         "JOB_POLL_S": _float(env.get("TAGCRAWL_JOB_POLL_S"), 5.0),
         "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
+        # Rate limits (limits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
+        # API key; stream: per (token, client IP).  Storage: memory:// (per process) or redis://...
+        "RATELIMIT_CRAWL": env.get("TAGCRAWL_RATELIMIT_CRAWL", "60/minute"),
+        "RATELIMIT_STREAM": env.get("TAGCRAWL_RATELIMIT_STREAM", "6000/minute"),
+        "RATELIMIT_STORAGE_URL": env.get("TAGCRAWL_RATELIMIT_STORAGE_URL") or "memory://",
     }

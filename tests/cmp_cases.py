@@ -12,8 +12,8 @@
 - ``BLOCK_CASES``: bot walls and CAPTCHA walls, served from
   ``tests/web/sites/<host>/index.html`` with the HTTP status given here.
 
-``crawl_all`` runs many crawls at once on the browser pool; ``crawl_config``
-is the module-scoped fixture the browser tests use.
+``crawl_all`` runs many crawls at once on the browser pool; ``crawl_settings``
+gives the browser tests their settings.
 """
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-import pytest
 
 
 @dataclass(frozen=True)
@@ -324,13 +323,13 @@ def pixels(response: dict) -> set[tuple]:
     return {(p["vendor"], p["account_id"]) for p in response["marketingPixels"]}
 
 
-@pytest.fixture(scope="module")
-def crawl_config(fixture_web, tmp_path_factory):
+def crawl_settings(fixture_web, directory) -> dict:
     """App settings pointing Chrome at the fixture web (SQLite: these tests
-    call ``run_crawl`` directly and store nothing)."""
+    call ``run_crawl`` directly and store nothing).  Only called by tests:
+    the fixture web imports this module without pytest installed."""
     from tagcrawl import create_app
 
     from .conftest import browser_config
 
-    config = browser_config(fixture_web, tmp_path_factory.mktemp("consent"))
+    config = browser_config(fixture_web, directory)
     return create_app(dict(config, SQLALCHEMY_DATABASE_URI="sqlite://")).config

@@ -6,14 +6,20 @@ import pytest
 
 from tagcrawl.browser.blocking import SHORT_PAGE_CHARS, classify
 
-from .cmp_cases import BLOCK_CASES, crawl_all, crawl_config, request  # noqa: F401  (fixture)
+from .cmp_cases import BLOCK_CASES, crawl_all, crawl_settings, request
 
 BLOCKS = [case for case in BLOCK_CASES if case.expected]
 TRAPS = [case for case in BLOCK_CASES if not case.expected]
 
 
 @pytest.fixture(scope="module")
-def crawls(crawl_config):  # noqa: F811
+def crawl_config(fixture_web, tmp_path_factory):
+    """Settings pointing Chrome at the fixture web, shared by this module's crawls."""
+    return crawl_settings(fixture_web, tmp_path_factory.mktemp("crawls"))
+
+
+@pytest.fixture(scope="module")
+def crawls(crawl_config):
     return crawl_all(crawl_config, {case.host: request(case.url) for case in BLOCK_CASES})
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from tagcrawl.browser.consent_rules import CMPS
 
-from .cmp_cases import CMP_CASES, crawl_all, crawl_config, pixels, request  # noqa: F401  (fixture)
+from .cmp_cases import CMP_CASES, crawl_all, crawl_settings, pixels, request
 
 pytestmark = pytest.mark.browser
 BY_SLUG = {case.slug: case for case in CMP_CASES}
@@ -15,7 +15,13 @@ NO_CLICK = ("sourcepoint", "usercentrics", "transcend")  # iframe, open and clos
 
 
 @pytest.fixture(scope="module")
-def crawls(crawl_config):  # noqa: F811
+def crawl_config(fixture_web, tmp_path_factory):
+    """Settings pointing Chrome at the fixture web, shared by this module's crawls."""
+    return crawl_settings(fixture_web, tmp_path_factory.mktemp("crawls"))
+
+
+@pytest.fixture(scope="module")
+def crawls(crawl_config):
     requests = {case.slug: request(case.url) for case in CMP_CASES}
     requests.update({f"no-click-{slug}": request(BY_SLUG[slug].url, byPassConsent=False) for slug in NO_CLICK})
     return crawl_all(crawl_config, requests)

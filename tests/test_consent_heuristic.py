@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .cmp_cases import LANGUAGE_BANNERS, crawl_all, crawl_config, pixels, request  # noqa: F401  (fixture)
+from .cmp_cases import LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,13 @@ NEGATIVE = {
 
 
 @pytest.fixture(scope="module")
-def crawls(crawl_config):  # noqa: F811
+def crawl_config(fixture_web, tmp_path_factory):
+    """Settings pointing Chrome at the fixture web, shared by this module's crawls."""
+    return crawl_settings(fixture_web, tmp_path_factory.mktemp("crawls"))
+
+
+@pytest.fixture(scope="module")
+def crawls(crawl_config):
     requests = {b.lang: request(b.url) for b in BANNERS}
     requests.update({host: request(f"https://{host}/") for host in [*SPECIAL, *NEGATIVE]})
     requests["no-click"] = request("https://consent-en.example/", byPassConsent=False)

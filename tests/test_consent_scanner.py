@@ -12,7 +12,7 @@ from tagcrawl.browser.consent_rules import ACCEPT_PHRASES
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.browser.session import CrawlSession
 
-from .cmp_cases import LANGUAGE_BANNERS, crawl_config  # noqa: F401  (fixture)
+from .cmp_cases import LANGUAGE_BANNERS, crawl_settings
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,13 @@ return found;
 
 
 @pytest.fixture(scope="module")
-def scan_labels(crawl_config):  # noqa: F811
+def crawl_config(fixture_web, tmp_path_factory):
+    """Settings pointing Chrome at the fixture web, shared by this module's crawls."""
+    return crawl_settings(fixture_web, tmp_path_factory.mktemp("crawls"))
+
+
+@pytest.fixture(scope="module")
+def scan_labels(crawl_config):
     """``scan_labels([(sentence, label), ...])`` -> the accept text found for each."""
     with get_pool(crawl_config).browser() as handle, CrawlSession(handle, NetworkCapture()) as session:
         session.driver.get("https://plain.example/")

@@ -320,6 +320,15 @@ def test_database_down_gives_503_and_ingestion_resumes(app, stream_app, pg, issu
     assert count_rows(app) == 2
 
 
+def test_a_database_restart_between_events_loses_nothing(app, client, pg, issued):
+    """The writer's kept connection dies with the server; the next batch reconnects."""
+    assert post_event(client, minimal(issued, e="before")).status_code == 204
+    pg.stop()
+    pg.start_again()
+    assert post_event(client, minimal(issued, e="after")).status_code == 204
+    assert [row.event_name for row in stored(app)] == ["before", "after"]
+
+
 def test_token_cache_lives_at_most_its_ttl(app, stream_app, issued):
     """A revocation made elsewhere (another process) is seen once the cache expires."""
     cached = stream_app(TOKEN_CACHE_S=60).test_client()

@@ -195,9 +195,9 @@ def _evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bo
     found += [f"cookie {name}" for name, _domain in _changed(before["cookies"], after["cookies"],
                                                             known.get("consent_cookies", []))]
     found += [f"storage {k}" for k in _changed(before["storage"], after["storage"], known.get("storage", []))]
-    if after["tcf"] == "useractioncomplete":
+    if after["tcf"] == "useractioncomplete" != before["tcf"]:
         found.append("tcf useractioncomplete")
-    return found
+    return list(dict.fromkeys(found))
 
 
 def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResult) -> _Finding | None:

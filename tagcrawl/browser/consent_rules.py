@@ -8,15 +8,17 @@ module holds the words:
   accents, punctuation, emoji and spaces removed), so "Accept offer" or
   "OK, subscribe" never match "accept" or "ok".
 - ``NEVER_WORDS``: a label that contains one of these at the start of a word
-  is never clicked (reject, settings, manage, pay/subscribe, policy links,
-  age gates), even when a CMP's own accept selector matched it.
+  (anywhere, for Chinese, Japanese and Korean) is never clicked (reject,
+  settings, manage, pay/subscribe, policy links, age gates), even when a
+  CMP's own accept selector matched it; a label that is exactly an accept
+  phrase ("Accept recommended settings") is always allowed.
 - ``CONSENT_WORDS``: the heuristic only accepts a button whose fixed, sticky
   or dialog container talks about cookies or consent in one of these words.
 - ``AGE_GATE_WORDS``: a container that contains one of these is an age gate.
 - ``CONSENT_STORAGE_PATTERN``: names of cookies and storage entries that
   count as "consent stored" when the CMP is not known.
 
-Adding a language is one entry in each dict.
+Adding a language is one entry in each of these.
 """
 from __future__ import annotations
 

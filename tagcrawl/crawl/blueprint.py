@@ -1,6 +1,7 @@
 """HTTP API of the crawl side: health, crawl, vendor list, screenshots."""
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime, timezone
 
@@ -13,7 +14,7 @@ from ..extensions import db
 from ..models import Crawl
 from ..errors import ApiError, validation_error_response
 from ..netguard import url_refusal
-from ..schemas import CrawlRequestSchema
+from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, finite_float, unicode_problem
 from ..vendors import catalog_listing
 from .jobs import enqueue_crawl, status_response
 from .records import store_crawl
@@ -32,10 +33,21 @@ def read_json_body(limit: int):
     request.max_content_length = limit
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, f"Request body larger than {limit} bytes.")
-    data = request.get_json(force=True, silent=True)
-    if data is None:
-        raise ValidationError({"_body": ["Body is not valid JSON."]})
+    try:  # strict: UTF-8, no NaN/Infinity nor out-of-range numbers (none of them can be stored)
+        text = request.get_data(cache=True).decode("utf-8-sig")
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=finite_float)
+    except RecursionError:
+        raise ValidationError({"_body": [DEPTH_MSG]}) from None
+    except ValueError:
+        raise ValidationError({"_body": ["Body is not valid JSON."]}) from None
+    problem = unicode_problem(data, text)
+    if problem:
+        raise ValidationError({"_body": [problem]})
     return data
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
 
 
 @bp.get("/")
@@ -56,7 +68,8 @@ def crawl():
         data = schema.load(body)
     except ValidationError as err:
         if "_body" in err.messages:
-            kind = "json_invalid" if "JSON." in err.messages["_body"][0] else "dict_type"
+            kind = MESSAGE_TYPES.get(err.messages["_body"][0]) or (
+                "json_invalid" if "JSON." in err.messages["_body"][0] else "dict_type")
             return jsonify({"detail": [{"loc": ["body"], "msg": err.messages["_body"][0], "type": kind}]}), 422
         return validation_error_response(err, schema)
     refusal = url_refusal(data["url"], current_app.config.get("ALLOW_PRIVATE_TARGETS", False))
@@ -89,8 +102,8 @@ def crawl():
 def crawl_result(session_id: str):
     """The stored CrawlResponse of this key's latest crawl with ``session_id``,
     or its status while queued/running.  404 for other keys' crawls."""
-    crawl = db.session.scalars(db.select(Crawl).filter_by(session_id=session_id, api_key_id=g.api_key.id)
-                               .order_by(Crawl.id.desc())).first()
+    crawl = None if "\x00" in session_id else db.session.scalars(  # PostgreSQL refuses NUL in text
+        db.select(Crawl).filter_by(session_id=session_id, api_key_id=g.api_key.id).order_by(Crawl.id.desc())).first()
     if crawl is None:
         raise ApiError(404, "No crawl with this sessionId for this API key.")
     return jsonify(status_response(crawl))

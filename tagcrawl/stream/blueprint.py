@@ -50,7 +50,10 @@ def _cors(response: Response) -> Response:
     origin = request.headers.get("Origin")
     if origin and origin != "null":
         response.headers["Access-Control-Allow-Origin"] = origin
-    response.vary.add("Origin")
+    if "Vary" in response.headers:
+        response.vary.add("Origin")
+    else:
+        response.headers["Vary"] = "Origin"
     return response
 
 

@@ -11,7 +11,7 @@ import json
 from marshmallow import ValidationError
 
 from ..errors import ApiError
-from ..schemas import StreamEventRequestSchema
+from ..schemas import StreamEventRequestSchema, finite_float, unicode_problem
 
 #: Content types a browser tag can send: fetch/XHR (application/json) and
 #: ``navigator.sendBeacon(url, string)`` (text/plain;charset=UTF-8).  A request
@@ -99,7 +99,7 @@ def parse_object(data: bytes) -> dict:
     except UnicodeDecodeError as exc:
         raise ApiError(400, f"Body is not valid UTF-8 (byte {exc.start}).") from None
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=finite_float)
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"Body is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
     except ValueError as exc:
@@ -108,6 +108,9 @@ def parse_object(data: bytes) -> dict:
         raise ApiError(400, "Body is nested too deeply.") from None
     if not isinstance(value, dict):
         raise ApiError(400, f"Body must be a JSON object, not {_json_kind(value)}.")
+    problem = unicode_problem(value, text)  # else the commit fails: a 503 that no retry can cure
+    if problem:
+        raise ApiError(400, f"Body is not storable: {problem}")
     return value
 
 

@@ -8,6 +8,7 @@ trailing dot.  Scheme and port of an origin are not part of the check.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import tldextract
@@ -86,23 +87,30 @@ def request_origin(origin: str | None, referer: str | None) -> tuple[str, str] |
         ``(origin, host)``, e.g. ``("https://shop.example", "shop.example")``,
         or None when neither gives an http(s) origin.
     """
-    for value, from_referer in ((origin, False), (referer, True)):
-        if not value or value.strip() == "null":
-            continue
-        try:
-            parts = urlsplit(value.strip())
-            host = normalize_host(parts.hostname or "")
-            parts.port  # noqa: B018  (raises ValueError for a malformed port)
-        except ValueError:
-            continue
-        if parts.scheme not in ("http", "https") or not host:
-            continue
-        if from_referer:
-            value = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
-        return value.strip(), host
-    return None
+    found = _parse_origin(origin.strip(), False) if origin else None
+    if found is None and referer:
+        found = _parse_origin(referer.strip(), True)
+    return found
 
 
+@lru_cache(maxsize=4096)
+def _parse_origin(value: str, from_referer: bool) -> tuple[str, str] | None:
+    if not value or value == "null":
+        return None
+    try:
+        parts = urlsplit(value)
+        host = normalize_host(parts.hostname or "")
+        parts.port  # noqa: B018  (raises ValueError for a malformed port)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not host:
+        return None
+    if from_referer:
+        value = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+    return value, host
+
+
+@lru_cache(maxsize=4096)
 def registrable_domain(host: str) -> str:
     """The registrable domain of ``host``: ``a.b.example.co.uk`` -> ``example.co.uk``.
 

@@ -8,18 +8,21 @@
   (psycopg2 ``execute_values``).  A single statement is atomic on its own, so
   a batch costs one round trip: no BEGIN, COMMIT, nor pool pre-ping.  The
   connection is pinged only after ``IDLE_PING_S`` without use, and dropped on
-  a connection error (the next batch reconnects).
+  a connection error (see ``PgInserter.insert`` for the one retry).
 - Anything else (SQLite in development): ``CoreInserter``, SQLAlchemy Core
   ``executemany`` in ``engine.begin()``.
 """
 from __future__ import annotations
 
+import logging
 import time
 
 from sqlalchemy import JSON
 from sqlalchemy import exc as sa_exc
 
 from ..models import StreamEvent
+
+log = logging.getLogger(__name__)
 
 IDLE_PING_S = 1.0
 
@@ -84,8 +87,29 @@ class PgInserter:
         return self._conn
 
     def insert(self, rows: list[dict]) -> None:
-        """Insert ``rows`` (dicts keyed by column) in one atomic statement, or raise."""
+        """Insert ``rows`` (dicts keyed by column) in one atomic statement, or raise.
+
+        When a connection kept from an earlier batch turns out dead (the
+        server restarted meanwhile), the batch is tried once more on a new
+        connection, unless its first ``event_id`` is found there: the
+        statement then did commit before the connection broke.
+        """
         values = [tuple(self._value(row, c) for c in self.columns) for row in rows]
+        reused = self._conn is not None
+        try:
+            self._execute(values)
+        except Exception as exc:
+            if not lost_database(exc):
+                raise
+            self.close()
+            if not reused:
+                raise
+            log.info("stream writer: connection lost (%s); reconnecting", exc)
+            if not self._stored(rows[0]["event_id"]):
+                self._execute(values)
+        self._last_used = time.monotonic()
+
+    def _execute(self, values: list[tuple]) -> None:
         conn = self._connection()
         try:
             with conn.cursor() as cur:
@@ -94,7 +118,11 @@ class PgInserter:
             if lost_database(exc):
                 self.close()
             raise
-        self._last_used = time.monotonic()
+
+    def _stored(self, event_id: str) -> bool:
+        with self._connection().cursor() as cur:
+            cur.execute("SELECT 1 FROM stream_events WHERE event_id = %s", (event_id,))
+            return cur.fetchone() is not None
 
     def close(self) -> None:
         """Close the dedicated connection (the next insert opens another)."""

@@ -67,13 +67,15 @@ def event_time(tm: float | None, received_at: datetime) -> tuple[int | None, dat
     return client_ms, received_at, skew
 
 
-def _host_of(url: str | None) -> str:
+def _page_parts(url: str | None) -> tuple[str, str | None]:
+    """``(host, path)`` of the page URL ``u``; ``("", None)`` without one."""
     if not url:
-        return ""
+        return "", None
     try:
-        return normalize_host(urlsplit(url).hostname or "")
+        parts = urlsplit(url)
+        return normalize_host(parts.hostname or ""), parts.path or "/"
     except ValueError:
-        return ""
+        return "", None
 
 
 def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ: dict,
@@ -93,10 +95,9 @@ def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ
     """
     row = {column: event.get(field) for column, field in COPIED.items()}
     client_ms, event_ts, skew = event_time(event.get("tm"), received_at)
-    host = _host_of(event.get("u")) or (origin_host or "")
-    page_path = event.get("p")
-    if page_path is None and event.get("u"):
-        page_path = urlsplit(event["u"]).path or "/"
+    page_host, path_of_u = _page_parts(event.get("u"))
+    host = page_host or origin_host or ""
+    page_path = event.get("p", path_of_u)
     user_agent = environ.get("HTTP_USER_AGENT") or None
     ua = browser_info(user_agent[:UA_MAX] if user_agent else None)
     extra = {key: value for key, value in event.items() if key not in DECLARED}

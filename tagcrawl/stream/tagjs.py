@@ -1,15 +1,15 @@
 """``GET /stream/tag.js``: the browser tag, rendered from the vendor catalog.
 
-The script is ``tag_template.js`` with two placeholders filled in once per
-process: the tag's version (``mv``) and the catalog's URL patterns
-(:func:`tagcrawl.vendors.browser_patterns`, compacted by :func:`compact_vendors`),
-so the tag and the crawler share one list of vendors.  :func:`minify` drops
-comments and white space and shortens the tag's local (``$``) names.
+The script is ``tag_template.js`` with its placeholders filled in once per
+process: the tag's version (``mv``) and the vendor catalog's request shapes
+(:func:`vendor_table`: the crawler's own patterns, so there is no second list),
+after :func:`minify` has dropped comments and white space and shortened the
+tag's local (``$``) names.
 
-Caching: ``ETag`` is the content hash (``<hash>-gz`` for the gzip copy) and ``mv`` is ``<__version__>+<hash>``.
-``/stream/tag.js`` is cached 5 minutes (``public, max-age=300``);
-``/stream/tag.js?v=<hash>`` (see :func:`tag_path`) is immutable for a year.
-A gzip copy is served to clients that accept it.  ``Access-Control-Allow-Origin: *``.
+Caching: ``ETag`` is the content hash (``<hash>-gz`` for the gzip copy, served
+to clients that accept it) and ``mv`` is ``<__version__>+<hash>``.
+``/stream/tag.js`` is cached 5 minutes; ``/stream/tag.js?v=<hash>`` (see
+:func:`tag_path`) is immutable for a year.  ``Access-Control-Allow-Origin: *``.
 What the tag sends is documented in ``docs/tag.md``.
 """
 from __future__ import annotations
@@ -25,21 +25,30 @@ from pathlib import Path
 from flask import Blueprint, Response, request
 
 from .. import __version__
-from ..vendors import browser_patterns
+from ..vendors import CATALOG
 
 bp = Blueprint("stream_tag", __name__, url_prefix="/stream")
 
 TEMPLATE = Path(__file__).with_name("tag_template.js")
-VERSION_MARK = "__TAGCRAWL_VERSION__"
-VENDORS_MARK = "__TAGCRAWL_VENDORS__"
+MARKS = ("__TAGCRAWL_VERSION__", "__TAGCRAWL_VENDORS__", "__TAGCRAWL_DICTIONARY__")
 SHORT_MAX_AGE_S = 300
 IMMUTABLE_MAX_AGE_S = 365 * 24 * 3600
 
+#: Separators of the vendor table: vendors, patterns, fields, list items.
+VENDOR_SEP, PATTERN_SEP, FIELD_SEP, ITEM_SEP = "\n", "\t", "\x1f", "\x1e"
+#: Frequent strings of the vendor table, sent as the control characters of
+#: :data:`CODES` (the tag expands them first).  Any list is correct; this one
+#: was chosen greedily (most bytes saved first) for the current catalog.
+DICTIONARY = (".com", "event", "json:", "(?:", "[0-9]+", "^/", "[0-9a-fA-F]{", "p:", "[a-z", "nalytics", "ixel",
+              "[A-Za-z", "at", "/?$", "er", "on", "\\.", "^|/)", "in", "]+", "track", "0-9", "en", "ag",
+              ".mboxes.0.name", "et")
+#: \x01-\x1d without tab, newline and carriage return (the template's regex lists the same).
+CODES = tuple(chr(c) for c in (*range(1, 9), 11, 12, *range(14, 30)))
+
 #: ``(?:^|\.)(?:a\.com|b\.net)$`` (what ``vendors.model.host_re`` builds) is sent as ``a.com|b.net``.
-_HOST_LIST = re.compile(r"^\(\?:\^\|\\\.\)\(\?:((?:[a-z0-9-]+(?:\\\.[a-z0-9-]+)*)(?:\|[a-z0-9-]+(?:\\\.[a-z0-9-]+)*)*)\)\$$")
+_DOMAIN = r"[a-z0-9-]+(?:\\\.[a-z0-9-]+)*"
+_HOST_LIST = re.compile(rf"^\(\?:\^\|\\\.\)\(\?:({_DOMAIN}(?:\|{_DOMAIN})*)\)\$$")
 _PLAIN = re.compile(r"^[a-z0-9.|-]+$")
-#: Separators of the tag's vendor table (see :func:`compact_vendors`).
-SEPARATORS = "\n\t~"
 
 
 @dataclass(frozen=True)
@@ -53,88 +62,96 @@ class RenderedTag:
     version: str
 
 
-def _top_level_alternation(regex: str) -> bool:
-    depth, i = 0, 0
-    while i < len(regex):
-        char = regex[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return True
-        i += 1
-    return False
+# --- the vendor table ------------------------------------------------------------------
 
+def library_load(path: str | None) -> bool:
+    """True for a pattern path that only matches script files (``...\\.js$``).
 
-def library_load(pattern: dict) -> bool:
-    """True for a pattern that only matches script files (``...\\.js$``).
-
-    The tag reports hits (beacons, pixels, API calls); loading a vendor's
-    library is not an event, and scripts are not among the requests the tag
-    observes, so these patterns are left out of the script.
+    Loading a vendor's library is not an event, and scripts are not among the
+    requests the tag observes: these patterns are left out of the tag.
     """
-    path = pattern.get("path") or ""
-    return bool(re.search(r"\\\.js\)?\$$", path)) and not _top_level_alternation(path)
+    if not path or not re.search(r"\\\.js\)?\$$", path):
+        return False
+    depth, i = 0, 0
+    while i < len(path):  # an alternative at the top level may match more than scripts
+        if path[i] == "\\":
+            i += 1
+        elif path[i] in "([":
+            depth += 1
+        elif path[i] in ")]":
+            depth -= 1
+        elif path[i] == "|" and depth == 0:
+            return False
+        i += 1
+    return True
 
 
 def _host(regex: str | None) -> str:
-    """"" (any host), a plain ``a.com|b.net`` list, or a regex source."""
     if not regex:
         return ""
     found = _HOST_LIST.match(regex)
     if found:
         return found.group(1).replace("\\.", ".")
-    return f"(?:{regex})" if _PLAIN.match(regex) else regex
+    return f"(?:{regex})" if _PLAIN.match(regex) or regex == "=" else regex
 
 
-def _field(value: str, what: str, forbidden: str = SEPARATORS) -> str:
-    if any(char in value for char in forbidden) or "`" in value or "${" in value or value.endswith("\\"):
-        raise ValueError(f"vendor catalog {what} {value!r} holds a character the tag's table reserves")
+def _checked(value: str) -> str:
+    reserved = (VENDOR_SEP, PATTERN_SEP, FIELD_SEP, ITEM_SEP, "\r", "`", "${", *CODES)
+    if any(r in value for r in reserved) or value.endswith("\\"):
+        raise ValueError(f"vendor catalog value {value!r} holds a character that the tag's table reserves")
     return value
 
 
-def _pairs(mapping: dict, what: str) -> str:
-    return "&".join(f"{_field(k, what, SEPARATORS + '&=')}={_field(v, what, SEPARATORS + '&')}"
-                    for k, v in mapping.items())
+def vendor_table(catalog=CATALOG) -> str:
+    """The catalog's request shapes as the tag's table (catalog order, uncompressed).
 
-
-def compact_vendors(patterns: list[dict]) -> str:
-    """``browser_patterns()`` as the tag's table (a string, in catalog order).
-
-    Vendors are separated by newlines: ``name TAB pattern TAB pattern ...``;
-    a pattern is ``host~path~require~require_body~event_param`` without
-    trailing empty fields.  ``host`` is empty (any host: first-party), ``=``
-    (the previous pattern's host), a ``|``-separated list of domains (each
-    matched with its subdomains) or a regex source; ``require`` and
-    ``require_body`` are ``name=regex&name=regex``.  Library loads
-    (:func:`library_load`) are left out.  Account ids are not in the table:
-    the tag sends the decoded parameters (``dt``) and leaves id validation to
-    the crawler's matcher.
+    One line per vendor: ``name TAB pattern TAB pattern ...``.  A pattern's
+    fields (``\\x1f`` between them, trailing empty ones dropped) are those of
+    :class:`tagcrawl.vendors.model.Pattern`: host, path, require (``spec,
+    regex, spec, regex ...``), events (source specs), embedded, split; list
+    items are separated by ``\\x1e``.  The host is empty (any host), ``=`` (the
+    previous pattern's), a ``|`` list of domains (each with its subdomains)
+    or a regex.  Library loads (:func:`library_load`) are left out, and so
+    are account ids: the tag sends the decoded parameters (``dt``), the
+    crawler validates ids.  Every regex of the catalog is JavaScript-compatible
+    (``vendors/model.py``).
 
     Raises:
-        ValueError: a catalog value holds a reserved character (newline, tab,
-            ``~``, a backtick, ``${``, or ``&``/``=`` in a require pair).
+        ValueError: a catalog value holds a reserved character.
     """
-    vendors: dict[str, list[str]] = {}
-    previous: dict[str, str] = {}
-    for pattern in patterns:
-        if library_load(pattern):
-            continue
-        name = _field(pattern["name"], "name")
-        host = _field(_host(pattern["host"]), "host")
-        fields = ["=" if host and previous.get(name) == host else host, _field(pattern["path"] or "", "path"),
-                  _pairs(pattern["require"], "require"), _pairs(pattern["require_body"], "require_body"),
-                  _field(pattern["event_param"] or "", "event_param")]
-        previous[name] = host
-        while fields and not fields[-1]:
-            fields.pop()
-        vendors.setdefault(name, []).append("~".join(fields))
-    return "\n".join("\t".join([name, *rows]) for name, rows in vendors.items())
+    lines = []
+    for vendor in catalog:
+        rows, previous = [], None
+        for pattern in vendor.patterns:
+            if library_load(pattern.path):
+                continue
+            host = _checked(_host(pattern.host))
+            lists = ([part for pair in pattern.require for part in pair], pattern.events, pattern.embedded)
+            fields = ["=" if host and host == previous else host, _checked(pattern.path or ""),
+                      *(ITEM_SEP.join(map(_checked, items)) for items in lists), _checked(pattern.split or "")]
+            previous = host
+            while fields and not fields[-1]:
+                fields.pop()
+            rows.append(FIELD_SEP.join(fields))
+        if rows:
+            lines.append(PATTERN_SEP.join([_checked(vendor.name), *rows]))
+    return VENDOR_SEP.join(lines)
 
+
+def compress(table: str) -> str:
+    """Replace each :data:`DICTIONARY` string, in order, by its code (see :func:`expand`)."""
+    for code, text in zip(CODES, DICTIONARY):
+        table = table.replace(text, code)
+    return table
+
+
+def expand(packed: str) -> str:
+    """What the tag does first: each code back to its dictionary string (one pass)."""
+    codes = dict(zip(CODES, DICTIONARY))
+    return "".join(codes.get(char, char) for char in packed)
+
+
+# --- minifying the template ------------------------------------------------------------
 
 _WORD = re.compile(r"[A-Za-z0-9_$]")
 _PUNCTUATORS = sorted("""=== !== ... => == != <= >= && || ?? ?. ++ -- += -= *= /= %= &= |= ^= << >> >>>
@@ -149,7 +166,7 @@ _RESERVED = frozenset("do if in of as is".split())
 
 
 def _tokens(source: str) -> list[tuple[str, bool]]:
-    """``(token, line break before it)`` for the template's JavaScript.
+    """``(token, line break before it)`` of the template's JavaScript.
 
     Enough of a tokenizer for a template written for it: strings, template
     literals without ``${``, regex literals (told from division by the
@@ -204,10 +221,14 @@ def _short_names(used: set[str]):
 
 def minify(source: str) -> str:
     """Minify the template: no comments, no spaces or line breaks that are not
-    needed, and every ``$name`` (a local of the tag, never a property) renamed
-    to a short name that no other identifier of the source uses."""
+    needed, and every ``$name`` (a variable of the tag, never a property)
+    renamed to a short name that no other identifier of the source uses."""
     tokens = _tokens(source)
-    words = {t for t, _ in tokens if _WORD.match(t[0]) and not t[0].isdigit()}
+    # Names the short names must not shadow: identifiers but properties (a.name)
+    # and keys of object literals ({name: ...}, ", name: ...").
+    words = {t for i, (t, _) in enumerate(tokens) if _WORD.match(t[0]) and not t[0].isdigit()
+             and not (i and tokens[i - 1][0] in (".", "?."))
+             and not (i and tokens[i - 1][0] in ("{", ",") and i + 1 < len(tokens) and tokens[i + 1][0] == ":")}
     counts: dict[str, int] = {}
     for token, _ in tokens:
         if token.startswith("$"):
@@ -228,21 +249,21 @@ def minify(source: str) -> str:
     return "".join(out) + "\n"
 
 
-def render(patterns: list[dict] | None = None, template: str | None = None) -> RenderedTag:
-    """Render the tag (no caching; see :func:`rendered`).
+# --- rendering and serving -------------------------------------------------------------
 
-    Args:
-        patterns: ``browser_patterns()`` (default) or a test's own list.
-        template: the template source (default: ``tag_template.js``).
-    """
+def render(catalog=CATALOG, template: str | None = None) -> RenderedTag:
+    """Render the tag (uncached; see :func:`rendered`)."""
     source = minify(template if template is not None else TEMPLATE.read_text(encoding="utf-8"))
-    data = compact_vendors(browser_patterns() if patterns is None else patterns)
-    if source.count(VENDORS_MARK) != 1 or source.count(VERSION_MARK) != 1:
-        raise ValueError("tag template must hold each placeholder exactly once")
-    source = source.replace(VENDORS_MARK, data)
+    if any(source.count(mark) != 1 for mark in MARKS):
+        raise ValueError("the tag template must hold each placeholder exactly once")
+    slots = [""] * (ord(CODES[-1]) + 1)
+    for code, text in zip(CODES, DICTIONARY):
+        slots[ord(code)] = json.dumps(text)
+    source = (source.replace(MARKS[2], "[" + ",".join(slots) + "]")
+              .replace(MARKS[1], compress(vendor_table(catalog))))
     digest = hashlib.sha256(source.encode()).hexdigest()[:12]
     version = f"{__version__}+{digest}"
-    body = source.replace(VERSION_MARK, version).encode()
+    body = source.replace(MARKS[0], version).encode()
     return RenderedTag(body, gzip.compress(body, 9, mtime=0), digest, version)
 
 
@@ -253,7 +274,7 @@ def rendered() -> RenderedTag:
 
 
 def tag_path(immutable: bool = True) -> str:
-    """Path of the script: ``/stream/tag.js?v=<hash>`` (cache for a year) or ``/stream/tag.js``."""
+    """Path of the script: ``/stream/tag.js?v=<hash>`` (cached a year) or ``/stream/tag.js``."""
     return f"/stream/tag.js?v={rendered().digest}" if immutable else "/stream/tag.js"
 
 
@@ -271,5 +292,5 @@ def tag_js():
     response.vary.add("Accept-Encoding")
     response.set_etag(f"{tag.digest}-gz" if use_gzip else tag.digest)
     response.headers.update({"Cache-Control": cache, "Access-Control-Allow-Origin": "*",
-                             "X-Content-Type-Options": "nosniff", "X-Tag-Version": tag.version})
+                             "X-Content-Type-Options": "nosniff"})
     return response.make_conditional(request)

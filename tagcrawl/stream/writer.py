@@ -80,7 +80,8 @@ class GroupWriter:
             if state["open"]:
                 with self._cond:
                     self._slots -= 1
-                    self._cond.notify_all()
+                    if self._slots == 0 and self._queue:
+                        self._cond.notify()  # the writer may be holding a batch back for this slot
 
     def _submit(self, row: dict, timeout: float) -> None:
         """Queue ``row`` and block until its batch is done.
@@ -96,7 +97,11 @@ class GroupWriter:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name=f"stream-writer-{os.getpid()}", daemon=True)
                 self._thread.start()
-            self._cond.notify_all()
+            # Wake the writer only when this row can change its mind: first row
+            # (it may be idle), last open slot, or a full batch.  Other wake-ups
+            # would only cost a thread switch.
+            if len(self._queue) == 1 or self._slots == 0 or len(self._queue) >= self.batch_size:
+                self._cond.notify()
         if not pending.done.wait(timeout):
             with self._cond:
                 if not pending.taken:

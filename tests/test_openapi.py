@@ -1,0 +1,191 @@
+"""The OpenAPI document (``/openapi.json``) and its Swagger UI page (``/docs``).
+
+The document is checked against the OpenAPI 3.1 meta-schema, against the
+app's routes (every route documented, nothing documented that is not served),
+and against what the service really answers (dumped bodies validate against
+their components).  Conformance of live answers to generated requests is
+``test_schemathesis.py``.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+import uuid
+
+import jsonschema_rs
+import pytest
+from schemathesis.specs.openapi.definitions import OPENAPI_31
+from werkzeug.serving import make_server
+
+from tagcrawl import __version__, create_app
+from tagcrawl.openapi import OPERATIONS, build_spec
+
+#: Routes that are not API operations.
+UNDOCUMENTED = {"static", "docs.asset", "docs.init_js"}
+
+
+@pytest.fixture(scope="module")
+def docs_app():
+    return create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True})
+
+
+@pytest.fixture(scope="module")
+def doc(docs_app):
+    response = docs_app.test_client().get("/openapi.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    return response.get_json()
+
+
+def _validator(doc: dict, component: str):
+    """A JSON Schema validator for one component, resolving ``$ref``s in ``doc``."""
+    schema = {"$ref": f"#/components/schemas/{component}", "components": doc["components"]}
+    return jsonschema_rs.Draft202012Validator(schema)
+
+
+def test_document_is_valid_openapi_3_1(doc):
+    assert doc["openapi"] == "3.1.0"
+    assert doc["info"]["version"] == "0.1.0" == __version__
+    errors = [e.message for e in jsonschema_rs.validator_for(OPENAPI_31).iter_errors(doc)]
+    assert errors == []
+
+
+def test_every_route_is_documented_and_nothing_else(docs_app, doc):
+    served = set()
+    for rule in docs_app.url_map.iter_rules():
+        if rule.endpoint in UNDOCUMENTED:
+            continue
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+        for method in rule.methods - {"HEAD"}:
+            if method == "OPTIONS" and rule.provide_automatic_options:
+                continue  # Flask's automatic OPTIONS
+            served.add((method.lower(), path))
+    documented = {(method, path) for path, item in doc["paths"].items() for method in item}
+    assert documented == served
+
+
+def test_every_operation_of_the_table_is_served(docs_app):
+    assert {op.endpoint for op in OPERATIONS} <= set(docs_app.view_functions)
+
+
+def test_security_scheme_and_secured_operations(doc):
+    assert doc["components"]["securitySchemes"]["ApiKeyAuth"] == {
+        "type": "apiKey", "in": "header", "name": "x-api-key", "description": "API key (`flask keys create NAME`)."}
+    secured = {(m, p) for p, item in doc["paths"].items() for m, op in item.items() if op.get("security")}
+    assert secured == {("post", "/api/v1"), ("get", "/api/v1/crawls"), ("get", "/api/v1/crawls/{session_id}"),
+                       ("get", "/api/v1/vendors"), ("get", "/api/v1/events")}
+
+
+@pytest.mark.parametrize("method, path, statuses", [
+    ("post", "/api/v1", {"200", "401", "413", "422", "429"}),
+    ("post", "/stream/api/v1", {"204", "400", "401", "403", "413", "415", "429", "503"}),
+    ("options", "/stream/api/v1", {"204", "403", "503"}),
+])
+def test_error_responses_are_documented(doc, method, path, statuses):
+    assert set(doc["paths"][path][method]["responses"]) == statuses
+
+
+def test_retry_after_is_documented_on_429_and_503(doc):
+    for name in ("RateLimited", "Unavailable"):
+        assert "Retry-After" in doc["components"]["responses"][name]["headers"]
+
+
+def test_request_components_follow_the_schemas(doc):
+    schemas = doc["components"]["schemas"]
+    crawl = schemas["CrawlRequest"]
+    assert set(crawl["required"]) == {"url", "session_id"}
+    assert crawl["properties"]["session_id"]["type"] == ["string", "null"]
+    assert crawl["properties"]["url"]["maxLength"] == 2048
+    rule = schemas["ValidationRule"]
+    assert set(rule["required"]) == {"rule_id", "vendor", "key", "value"}
+    assert set(rule["properties"]["condition"]["enum"]) == {"OR", "AND"}
+    stream = schemas["StreamEventRequest"]
+    assert set(stream["required"]) == {"t", "vn", "e"}
+    assert stream["additionalProperties"] is True
+    assert stream["properties"]["tm"] == {"type": "number", "minimum": 0, "maximum": 253402300799999}
+    assert stream["properties"]["rl"]["type"] == ["string", "integer"]
+
+
+def test_validation_error_component_is_the_detail_list(doc):
+    validator = _validator(doc, "HTTPValidationError")
+    assert validator.is_valid({"detail": [{"loc": ["body", "options", 0], "msg": "x", "type": "missing"}]})
+    assert not validator.is_valid({"detail": [{"loc": [1.5], "msg": "x", "type": "missing"}]})
+
+
+def test_real_answers_validate_against_their_components(docs_app, doc):
+    """Bodies the service builds validate against the documented schemas."""
+    from tagcrawl.crawl.service import _base_response
+    from tagcrawl.stream.events import FIELDS
+    from tagcrawl.vendors import catalog_listing
+
+    crawl = _base_response({"url": "https://shop.example/"}, str(uuid.uuid4()))
+    crawl.update(timeTaken=12, error={"error": True, "message": "x"}, message="x",
+                 screenShotUrls={"screenShotBefore": "/screenshots/a.png", "screenShotAfter": "/screenshots/b.png"},
+                 validationResults=[{"rule_id": str(uuid.uuid4()), "success": False}],
+                 marketingPixels=[{"vendor": "Meta Pixel", "account_id": "1", "page": "https://shop.example/"}])
+    assert _validator(doc, "CrawlResponse").is_valid(crawl)
+    assert all(_validator(doc, "Vendor").is_valid(v) for v in catalog_listing())
+    assert set(doc["components"]["schemas"]["StoredEvent"]["properties"]) == set(FIELDS)
+    client = docs_app.test_client()
+    health = client.get("/").get_json()
+    assert _validator(doc, "HealthCheckResponse").is_valid(health)
+    unauthorized = client.get("/api/v1/vendors").get_json()
+    assert _validator(doc, "ErrorMessage").is_valid(unauthorized)
+
+
+def test_document_is_built_once_per_app(docs_app):
+    from tagcrawl.openapi import document
+
+    assert document(docs_app) is document(docs_app)
+    assert build_spec(docs_app) == document(docs_app)
+
+
+def test_docs_page_uses_only_local_assets(docs_app):
+    client = docs_app.test_client()
+    page = client.get("/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "http://" not in html and "https://" not in html and "//" not in html.replace("<!--", "")
+    assert "default-src 'none'" in page.headers["Content-Security-Policy"]
+    assert "<script>" not in html  # no inline script: the CSP allows none
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert sources and all(s.startswith("/docs/") for s in sources)
+    for source in sources:
+        asset = client.get(source)
+        assert asset.status_code == 200, source
+    init = client.get("/docs/tagcrawl-init.js").get_data(as_text=True)
+    assert '"/openapi.json"' in init and "validatorUrl: null" in init
+    assert client.get("/docs/swagger-ui.js.map").status_code == 404
+    assert client.get("/docs/..%2Fsettings.py").status_code == 404
+
+
+@pytest.mark.browser
+def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fixture_web):
+    """Swagger UI (from the Python package) renders the document; the page
+    fetches nothing from other hosts (they would land on the fixture web)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tagcrawl.browser.pool import get_pool
+
+    server = make_server("127.0.0.1", 0, docs_app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    started = time.time()
+    try:
+        with get_pool(private_pool(POOL_SIZE=1)).browser() as handle:
+            driver = handle.driver
+            # localhost: the only host name that Chrome does not send to the fixture web
+            driver.get(f"http://localhost:{server.server_port}/docs")
+            operations = sum(len(item) for item in docs_app.test_client().get("/openapi.json")
+                             .get_json()["paths"].values())
+            WebDriverWait(driver, 30).until(
+                lambda d: len(d.find_elements(By.CSS_SELECTOR, ".opblock")) >= operations)
+            title = driver.find_element(By.CSS_SELECTOR, ".info .title").text
+            body = driver.find_element(By.TAG_NAME, "body").text
+            driver.get("about:blank")
+    finally:
+        server.shutdown()
+    assert "tagcrawl" in title and "0.1.0" in title
+    assert "Crawl a page" in body and "Ingest one event from the browser tag" in body
+    assert [e for e in fixture_web.log if e["time"] >= started] == []
