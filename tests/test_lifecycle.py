@@ -41,10 +41,11 @@ def test_chrome_killed_mid_crawl_fails_that_crawl_and_the_next_one_succeeds(craw
 
 
 def test_deadline_returns_success_false_and_the_browser_is_replaced(crawler, private_pool):
-    config = private_pool(POOL_SIZE=1, CRAWL_TIMEOUT_S=4, QUIET_CAP_MS=60_000)
+    config = private_pool(POOL_SIZE=1, CRAWL_TIMEOUT_S=6, QUIET_CAP_MS=60_000)
+    assert crawler("https://plain.example/", config=config).response["success"] is True  # browser started
     report = crawler("https://deadline.example/", config=config).response
     assert report["success"] is False
-    assert "deadline of 4 s exceeded" in report["error"]["message"]
+    assert "deadline of 6 s exceeded" in report["error"]["message"]
     pool = get_pool(config)
     assert pool.stats()["alive"] == 0  # the hung browser was killed, not returned
     assert crawler("https://plain.example/", config=config).response["success"] is True

@@ -59,6 +59,11 @@ class NetworkCapture(Activity):
         self.page_session: str | None = None
         self.page_target: str | None = None
         self._main_request: tuple | None = None
+        # Main-document size cap (PAGE_MAX_BYTES, set by the crawl service): bytes
+        # received per main request; past the cap the load is stopped.
+        self.page_max_bytes: int | None = None
+        self.page_too_large = False
+        self._main_bytes: dict[tuple, int] = {}
         self._pending_bodies: dict[tuple, dict] = {}
         self._guard_executor: ThreadPoolExecutor | None = None
 
@@ -158,6 +163,16 @@ class NetworkCapture(Activity):
             self.main_status = params.get("response", {}).get("status")
         self._touch()
 
+    def _data(self, params: dict, session: str | None) -> None:
+        """Count the main document's bytes; past ``page_max_bytes``, stop loading it."""
+        key = (session, params.get("requestId"))
+        if not self.page_max_bytes or key != self._main_request or self.page_too_large:
+            return
+        self._main_bytes[key] = self._main_bytes.get(key, 0) + int(params.get("dataLength") or 0)
+        if self._main_bytes[key] > self.page_max_bytes:
+            self.page_too_large = True
+            self.cdp.send("Page.stopLoading", None, session)
+
     def _finished(self, params: dict, session: str | None) -> None:
         with self._cond:
             self._inflight.pop(params.get("requestId"), None)
@@ -207,6 +222,7 @@ class NetworkCapture(Activity):
         "Network.requestWillBeSent": _request,
         "Network.responseReceived": _response,
         "Network.loadingFinished": _finished,
+        "Network.dataReceived": _data,
         "Network.loadingFailed": _finished,
         "Fetch.requestPaused": _paused,
         "Runtime.bindingCalled": _binding,
