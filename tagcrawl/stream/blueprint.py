@@ -89,29 +89,26 @@ def ingest():
     """Ingest one event; see the module docstring for the answers."""
     config = current_app.config
     data = read_body(request.environ, config["STREAM_MAX_BYTES"])
-    # The slot tells the writer a row may come (it then holds the batch back up
-    # to STREAM_BATCH_WAIT_MS); taken after the upload, which a slow client can stretch.
-    with get_writer(current_app._get_current_object()).slot() as submit:
-        check_content_type(request.headers.get("Content-Type"))
-        event = validate_event(parse_object(data))
-        now = _clock()
-        try:
-            info = lookup_token(event["t"])
-        except SQLAlchemyError:
-            current_app.logger.warning("stream token lookup: database unavailable")
-            raise _unavailable("the database is unavailable.") from None
-        problem = token_problem(info, now)
-        if problem:
-            raise ApiError(401, problem)
-        found = request_origin(request.headers.get("Origin"), request.headers.get("Referer"))
-        if found is None:
-            raise ApiError(403, "No Origin or Referer header: the request origin cannot be checked.")
-        if not host_allowed(found[1], info.patterns):
-            raise ApiError(403, f"Origin {found[0]} is not whitelisted for this token's customer.")
-        row = normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
-                        received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
-        try:
-            submit(row, config.get("STREAM_ACK_TIMEOUT_S", 10.0))
-        except StoreUnavailable as exc:
-            raise _unavailable("the database could not commit it.") from exc
+    check_content_type(request.headers.get("Content-Type"))
+    event = validate_event(parse_object(data))
+    now = _clock()
+    try:
+        info = lookup_token(event["t"])
+    except SQLAlchemyError:
+        current_app.logger.warning("stream token lookup: database unavailable")
+        raise _unavailable("the database is unavailable.") from None
+    problem = token_problem(info, now)
+    if problem:
+        raise ApiError(401, problem)
+    found = request_origin(request.headers.get("Origin"), request.headers.get("Referer"))
+    if found is None:
+        raise ApiError(403, "No Origin or Referer header: the request origin cannot be checked.")
+    if not host_allowed(found[1], info.patterns):
+        raise ApiError(403, f"Origin {found[0]} is not whitelisted for this token's customer.")
+    row = normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
+                    received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
+    try:
+        get_writer(current_app._get_current_object()).submit(row, config.get("STREAM_ACK_TIMEOUT_S", 10.0))
+    except StoreUnavailable as exc:
+        raise _unavailable("the database could not commit it.") from exc
     return _no_content()

@@ -1,16 +1,16 @@
 """Group commit: many requests, one transaction, and each request its own outcome.
 
 Each process has one writer thread per app (started lazily, keyed by pid so a
-forked worker starts its own).  A request announces itself with ``slot()``
-when it starts, then ``submit(row)`` queues its row and blocks until the
-batch holding that row was committed (returns) or failed (raises
-``StoreUnavailable``).  The writer takes a batch when it has
-``STREAM_BATCH_SIZE`` rows, when ``STREAM_BATCH_WAIT_MS`` have passed since
-its first row was queued, or as soon as no other request of the process holds
-a slot (no further row can come, so waiting would only add latency).  The
-batch is inserted at once, all or nothing (see ``inserts.py``).  When that
-fails for a reason other than a lost database, each row is retried on its own
-so a bad row fails alone.  All waits are on a Condition or an Event.
+forked worker starts its own).  A request calls ``submit(row)``, which queues
+the row and blocks (on the row's own Event) until the batch holding it was
+committed (returns) or not (raises ``StoreUnavailable``).  The writer takes a
+batch when it has ``STREAM_BATCH_SIZE`` rows, when ``STREAM_BATCH_WAIT_MS``
+have passed since its first row was queued, or as soon as every request
+thread of the process (``GUNICORN_THREADS``) is waiting on it: no further row
+can come then, so waiting longer would only add latency.  The batch is
+inserted at once, all or nothing (see ``inserts.py``).  When that fails for a
+reason other than a lost database, each row is retried on its own so a bad
+row fails alone.  All waits are on a Condition or an Event.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ import logging
 import os
 import threading
 import time
-from contextlib import contextmanager
 
 from flask import Flask
 
@@ -53,54 +52,35 @@ class GroupWriter:
         app: the Flask app (its engine is used from the writer thread).
         batch_size: rows per transaction at most.
         wait_s: longest time (seconds) a batch waits for more rows after its first.
+        threads: request threads of the process; a batch goes as soon as
+            that many rows wait (every thread is blocked on the writer).
     """
 
-    def __init__(self, app: Flask, batch_size: int, wait_s: float):
+    def __init__(self, app: Flask, batch_size: int, wait_s: float, threads: int):
         self.app, self.batch_size, self.wait_s = app, max(1, batch_size), max(0.0, wait_s)
+        self.enough = min(self.batch_size, max(1, threads))  # rows that end the wait
         self._cond = threading.Condition()
         self._queue: list[_Pending] = []
-        self._slots = 0  # requests that started and have not queued their row nor given up
         self._thread: threading.Thread | None = None
         self.batches = 0  # committed batches (for the bench and the tests)
 
-    @contextmanager
-    def slot(self):
-        """Hold a slot while a request prepares its row; yields ``submit``."""
-        state = {"open": True}
-        with self._cond:
-            self._slots += 1
-
-        def submit(row: dict, timeout: float) -> None:
-            state["open"] = False
-            self._submit(row, timeout)
-
-        try:
-            yield submit
-        finally:
-            if state["open"]:
-                with self._cond:
-                    self._slots -= 1
-                    if self._slots == 0 and self._queue:
-                        self._cond.notify()  # the writer may be holding a batch back for this slot
-
-    def _submit(self, row: dict, timeout: float) -> None:
-        """Queue ``row`` and block until its batch is done.
+    def submit(self, row: dict, timeout: float) -> None:
+        """Queue ``row`` (a ``stream_events`` row dict) and block until its batch is done.
 
         Raises StoreUnavailable when it was not committed, or when the writer
-        did not take it within ``timeout`` seconds (it is then dropped, never
-        written).  Once taken, the outcome is awaited whatever the time.
+        did not take it within ``timeout`` seconds (it is then withdrawn,
+        never written).  Once taken, the outcome is awaited whatever the time.
         """
         pending = _Pending(row)
         with self._cond:
-            self._slots -= 1
             self._queue.append(pending)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name=f"stream-writer-{os.getpid()}", daemon=True)
                 self._thread.start()
-            # Wake the writer only when this row can change its mind: first row
-            # (it may be idle), last open slot, or a full batch.  Other wake-ups
-            # would only cost a thread switch.
-            if len(self._queue) == 1 or self._slots == 0 or len(self._queue) >= self.batch_size:
+            # Wake the writer only when this row can change its mind: the first
+            # row (it may be idle) or the one that makes the batch go.  Other
+            # wake-ups would only cost thread switches.
+            if len(self._queue) == 1 or len(self._queue) == self.enough:
                 self._cond.notify()
         if not pending.done.wait(timeout):
             with self._cond:
@@ -123,7 +103,7 @@ class GroupWriter:
                         return None
                     self._cond.wait(remaining)
                 deadline = self._queue[0].queued_at + self.wait_s
-                while self._queue and len(self._queue) < self.batch_size and self._slots > 0:
+                while self._queue and len(self._queue) < self.enough:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         break
@@ -204,6 +184,7 @@ def get_writer(app: Flask) -> GroupWriter:
                     with app.app_context():
                         db.engine.dispose(close=False)
                 writer = GroupWriter(app, app.config.get("STREAM_BATCH_SIZE", 100),
-                                     app.config.get("STREAM_BATCH_WAIT_MS", 10) / 1000.0)
+                                     app.config.get("STREAM_BATCH_WAIT_MS", 10) / 1000.0,
+                                     app.config.get("GUNICORN_THREADS", 4))
                 writers[pid] = writer
     return writer
