@@ -18,10 +18,13 @@ system-browser:
 	@if ! command -v chromedriver >/dev/null || ! { command -v chromium >/dev/null || command -v google-chrome >/dev/null; }; then \
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; fi
 
-# PostgreSQL server binaries for the tests (the tests start their own cluster).
+# PostgreSQL and Redis server binaries for the tests (the tests start their own
+# PostgreSQL cluster and Redis server on free loopback ports).
 system-postgres:
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; fi
+	@if ! command -v redis-server >/dev/null; then \
+	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; fi
 
 # Selenium Grid for tests/test_remote_grid.py: the Selenium 4 server jar from
 # npm (the package ships the jar; --ignore-scripts skips its install script,

@@ -16,6 +16,7 @@ import json
 import statistics
 import tempfile
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,7 +29,7 @@ PAGE = "https://bench.example/"
 
 
 def _server(web: FixtureWeb, workdir: str, workers: int, threads: int, **env) -> tuple[Gunicorn, str]:
-    base_env = {"DATABASE_URL": f"sqlite:///{workdir}/bench-{workers}-{threads}-{len(env)}.db",
+    base_env = {"DATABASE_URL": f"sqlite:///{workdir}/bench-{uuid.uuid4().hex}.db",
                 "TAGCRAWL_ALLOW_PRIVATE_TARGETS": "true", "TAGCRAWL_RUNTIME_DIR": workdir,
                 "TAGCRAWL_CHROME_ARGS": " ".join(f"'{a}'" for a in web.chrome_args())}
     server = Gunicorn({**base_env, **env}, workers=workers, threads=threads)
@@ -101,21 +102,26 @@ def main() -> None:
     parser.add_argument("--crawls", type=int, default=30)
     parser.add_argument("--throughput-crawls", type=int, default=40)
     parser.add_argument("--rss-crawls", type=int, default=200)
+    parser.add_argument("--only", choices=["latency", "throughput", "memory"], default=None)
     args = parser.parse_args()
     web = FixtureWeb().start()
     workdir = tempfile.mkdtemp(prefix="tagcrawl-bench-")
-    results = {"warm": latency(web, workdir, args.crawls, cold=False)}
-    print("warm", results["warm"], flush=True)
-    results["cold"] = latency(web, workdir, args.crawls, cold=True)
-    results["cold_over_warm"] = round(results["cold"]["median_ms"] / results["warm"]["median_ms"], 2)
-    print("cold", results["cold"], flush=True)
-    results["crawls_per_min"] = {str(c): throughput(web, workdir, c, args.throughput_crawls) for c in (1, 4)}
-    print("throughput", results["crawls_per_min"], flush=True)
-    results["memory"] = memory(web, workdir, args.rss_crawls)
+    results = {}
+    if args.only in (None, "latency"):
+        results["warm"] = latency(web, workdir, args.crawls, cold=False)
+        print("warm", results["warm"], flush=True)
+        results["cold"] = latency(web, workdir, args.crawls, cold=True)
+        results["cold_over_warm"] = round(results["cold"]["median_ms"] / results["warm"]["median_ms"], 2)
+        print("cold", results["cold"], flush=True)
+    if args.only in (None, "throughput"):
+        results["crawls_per_min"] = {str(c): throughput(web, workdir, c, args.throughput_crawls) for c in (1, 4)}
+        print("throughput", results["crawls_per_min"], flush=True)
+    if args.only in (None, "memory"):
+        results["memory"] = memory(web, workdir, args.rss_crawls)
     web.stop()
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "crawl.json").write_text(json.dumps(results, indent=2))
+    (out / f"crawl-{args.only or 'all'}.json").write_text(json.dumps(results, indent=2))
     print(json.dumps(results, indent=2))
 
 

@@ -15,11 +15,13 @@ def create_app(config: dict | None = None) -> Flask:
     Args:
         config: overrides applied after the environment (tests pass theirs here).
     """
-    from . import commands, errors
+    from . import commands, docs_blueprint, errors, limits
     from .crawl.blueprint import bp as crawl_bp
     from .extensions import db, migrate
     from .settings import database_url, load_settings
     from .stream.blueprint import bp as stream_bp
+    from .stream.events_api import bp as events_bp
+    from .stream.tagjs import bp as tag_bp
 
     app = Flask(__name__, instance_relative_config=True)
     app.config.update(load_settings())
@@ -34,11 +36,9 @@ def create_app(config: dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
     errors.register_error_handlers(app)
-    app.register_blueprint(crawl_bp)
-    app.register_blueprint(stream_bp)
-    from .stream.events_api import bp as events_bp; app.register_blueprint(events_bp)  # noqa: E702
-    from .stream.tagjs import bp as tag_bp; app.register_blueprint(tag_bp)  # noqa: E702
-    from . import docs_blueprint; docs_blueprint.init_app(app)  # noqa: E702
-    from . import limits; limits.init_app(app)  # noqa: E702  (after every blueprint: wraps their views)
+    for blueprint in (crawl_bp, stream_bp, events_bp, tag_bp):
+        app.register_blueprint(blueprint)
+    docs_blueprint.init_app(app)
+    limits.init_app(app)  # after every blueprint: it wraps their views
     commands.init_app(app)
     return app

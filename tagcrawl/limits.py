@@ -32,8 +32,6 @@ from .stream.client import client_ip
 
 STRATEGY = "sliding-window-counter"
 EXTENSION = "tagcrawl_limiter"
-#: endpoint -> (config key of its limit, key function name)
-LIMITED = {"crawl.crawl": ("RATELIMIT_CRAWL", "crawl_key"), "stream.ingest": ("RATELIMIT_STREAM", "stream_key")}
 
 
 def digest(*parts: str) -> str:
@@ -55,6 +53,10 @@ def stream_key() -> str:
     """(token ``t`` of the body, client IP), hashed.  The body is read here
     and put back for the view (see ``peek_token``)."""
     return "event:" + digest(peek_token() or "-", _ip())
+
+
+#: endpoint -> (config key of its limit, key function)
+LIMITED = {"crawl.crawl": ("RATELIMIT_CRAWL", crawl_key), "stream.ingest": ("RATELIMIT_STREAM", stream_key)}
 
 
 class _Recorder:
@@ -146,7 +148,6 @@ def init_app(app: Flask) -> Limiter:
     for endpoint, (setting, key_func) in LIMITED.items():
         value = app.config.get(setting)
         if value and endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.limit(value, key_func=globals()[key_func])(
-                app.view_functions[endpoint])
+            app.view_functions[endpoint] = limiter.limit(value, key_func=key_func)(app.view_functions[endpoint])
     app.register_error_handler(RateLimitExceeded, _too_many)
     return limiter

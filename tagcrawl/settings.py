@@ -71,8 +71,8 @@ def load_settings(environ: dict | None = None) -> dict:
         "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
         "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
         # Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
-        # STREAM_BATCH_WAIT_MS after its first row, or as soon as no other request
-        # of the process is about to add one (whichever comes first).
+        # STREAM_BATCH_WAIT_MS after its first row, or as soon as every request
+        # thread of the process (GUNICORN_THREADS) waits on it (stream/writer.py).
         "STREAM_BATCH_SIZE": _int(env.get("TAGCRAWL_STREAM_BATCH_SIZE"), 100),
         "STREAM_BATCH_WAIT_MS": _int(env.get("TAGCRAWL_STREAM_BATCH_WAIT_MS"), 10),
         # How long a request may wait for the writer to take its row before it
@@ -89,6 +89,8 @@ def load_settings(environ: dict | None = None) -> dict:
         "BACKGROUND_CRAWLERS": _int(env.get("TAGCRAWL_BACKGROUND_CRAWLERS"), 1),
         "JOB_POLL_S": _float(env.get("TAGCRAWL_JOB_POLL_S"), 5.0),
         "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
+        # Main-document size cap of a crawl: past it the load is stopped, success false.
+        "PAGE_MAX_BYTES": _int(env.get("TAGCRAWL_PAGE_MAX_BYTES"), 10 * 1024 * 1024),
         # Rate limits (limits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
         # API key; stream: per (token, client IP).  Storage: memory:// (per process) or redis://...
         "RATELIMIT_CRAWL": env.get("TAGCRAWL_RATELIMIT_CRAWL", "60/minute"),

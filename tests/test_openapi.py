@@ -86,6 +86,12 @@ def test_error_responses_are_documented(doc, method, path, statuses):
     assert set(doc["paths"][path][method]["responses"]) == statuses
 
 
+def test_429_is_documented_exactly_on_the_rate_limited_operations():
+    from tagcrawl.limits import LIMITED
+
+    assert {op.endpoint for op in OPERATIONS if 429 in op.responses} == set(LIMITED)
+
+
 def test_retry_after_is_documented_on_429_and_503(doc):
     for name in ("RateLimited", "Unavailable"):
         assert "Retry-After" in doc["components"]["responses"][name]["headers"]
@@ -99,7 +105,7 @@ def test_request_components_follow_the_schemas(doc):
     assert crawl["properties"]["url"]["maxLength"] == 2048
     rule = schemas["ValidationRule"]
     assert set(rule["required"]) == {"rule_id", "vendor", "key", "value"}
-    assert set(rule["properties"]["condition"]["enum"]) == {"OR", "AND"}
+    assert set(rule["properties"]["condition"]["enum"]) == {"OR", "AND", None}
     stream = schemas["StreamEventRequest"]
     assert set(stream["required"]) == {"t", "vn", "e"}
     assert stream["additionalProperties"] is True
@@ -188,4 +194,6 @@ def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fix
         server.shutdown()
     assert "tagcrawl" in title and "0.1.0" in title
     assert "Crawl a page" in body and "Ingest one event from the browser tag" in body
-    assert [e for e in fixture_web.log if e["time"] >= started] == []
+    page_origin = f"http://localhost:{server.server_port}"
+    assert [e["url"] for e in fixture_web.log if e["time"] >= started
+            and (e["headers"].get("Referer") or e["headers"].get("Origin") or "").startswith(page_origin)] == []

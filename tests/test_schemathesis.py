@@ -106,7 +106,8 @@ def _load(live: Live):
         if operation.method.upper() == "POST" and operation.path == "/api/v1" and isinstance(body.get("url"), str):
             return dict(body, url=FIXTURE_PAGES[len(body["url"]) % len(FIXTURE_PAGES)])
         if operation.path == "/stream/api/v1" and "t" in body and len(json.dumps(body)) % 3:
-            return dict(body, t=live.token)
+            named = {k: body.get(k) if isinstance(body.get(k), str) and body.get(k) else "x" for k in ("vn", "e")}
+            return dict(body, t=live.token, **named)
         return body
 
     @schema.hook
@@ -141,12 +142,9 @@ def _run(schema, method: str, path: str, live: Live, max_examples: int) -> None:
     @settings(max_examples=max_examples, deadline=None, suppress_health_check=list(HealthCheck),
               phases=[Phase.explicit, Phase.generate, Phase.shrink])
     def check(case):
-        response = case.call_and_validate(headers={"x-api-key": live.key}, checks=CHECKS)
-        seen.append(response.status_code)
+        case.call_and_validate(headers={"x-api-key": live.key}, checks=CHECKS)
 
-    seen = []
     check()
-    import collections; print(method, path, collections.Counter(seen))
 
 
 #: Every documented operation (the document's own table), the crawl apart.

@@ -27,6 +27,11 @@ PAGE_TYPES = {"page", "iframe"}
 WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
 
 
+#: JavaScript dialogs (alert, confirm, prompt) one crawl tolerates; past it the
+#: page is hostile: its script is terminated and the crawl fails.
+DIALOG_LIMIT = 20
+
+
 class NetworkCapture(Activity):
     """Requests and activity of one browser context.
 
@@ -64,6 +69,7 @@ class NetworkCapture(Activity):
         self.page_max_bytes: int | None = None
         self.page_too_large = False
         self._main_bytes: dict[tuple, int] = {}
+        self.dialogs, self.dialog_storm = 0, False
         self._pending_bodies: dict[tuple, dict] = {}
         self._guard_executor: ThreadPoolExecutor | None = None
 
@@ -214,7 +220,15 @@ class NetworkCapture(Activity):
             self._cond.notify_all()
 
     def _dialog(self, _params: dict, session: str | None) -> None:
+        """Dismiss every dialog; past DIALOG_LIMIT, end the page's script too
+        (an endless alert() loop never yields) and wake the crawl's waits."""
+        self.dialogs += 1
+        if self.dialogs >= DIALOG_LIMIT:
+            self.dialog_storm = True
+            self.cdp.send("Runtime.terminateExecution", None, session)
         self.cdp.send("Page.handleJavaScriptDialog", {"accept": False}, session)
+        if self.dialogs == DIALOG_LIMIT:
+            self.abort()
 
     _HANDLERS = {
         "Target.attachedToTarget": _attached,

@@ -30,11 +30,14 @@ def read_json_body(limit: int):
     Returns the parsed value; raises ``ApiError`` 413 when the body is larger,
     and a ``ValidationError`` (422 ``json_invalid``) when it is not JSON.
     """
-    request.max_content_length = limit
+    request.max_content_length = limit + 1  # a chunked body is read up to one byte past the limit
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, f"Request body larger than {limit} bytes.")
+    raw = request.get_data(cache=True)
+    if len(raw) > limit:
+        raise ApiError(413, f"Request body larger than {limit} bytes.")
     try:  # strict: UTF-8, no NaN/Infinity nor out-of-range numbers (none of them can be stored)
-        text = request.get_data(cache=True).decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
         data = json.loads(text, parse_constant=_refuse_constant, parse_float=finite_float)
     except RecursionError:
         raise ValidationError({"_body": [DEPTH_MSG]}) from None

@@ -14,7 +14,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import TimeoutException, UnexpectedAlertPresentException, WebDriverException
 
 from ..browser import blocking
 from ..browser.capture import NetworkCapture
@@ -29,6 +29,9 @@ from .rules import evaluate_rules
 from .screenshots import save_screenshot
 
 log = logging.getLogger(__name__)
+
+
+DIALOGS_MESSAGE = "the page keeps opening JavaScript dialogs (alert, confirm or prompt)"
 
 
 class CrawlFailed(Exception):
@@ -104,6 +107,7 @@ def _crawl_in(handle, config, request, options, response, deadline):
             handle.extra["user_agent"] = None
     capture = NetworkCapture(page_setup=page_setup_commands(handle.extra["user_agent"], options.get("country")),
                              request_guard=guard, timer_horizon_ms=config.get("TIMER_HORIZON_MS", 4000))
+    capture.page_max_bytes = config.get("PAGE_MAX_BYTES")
     expired = threading.Event()
 
     def on_deadline():
@@ -118,13 +122,21 @@ def _crawl_in(handle, config, request, options, response, deadline):
     proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
         with CrawlSession(handle, capture, proxy_server=proxy) as session:
-            return _steps(session, config, request, options, response, deadline)
+            result = _steps(session, config, request, options, response, deadline)
+        if capture.dialog_storm:
+            raise CrawlFailed(DIALOGS_MESSAGE)
+        return result
     except CrawlFailed:
         raise
     except Exception as exc:  # WebDriver, CDP, urllib3 (ChromeDriver gone), OS errors
         if expired.is_set():
             raise CrawlFailed(f"crawl deadline of {config.get('CRAWL_TIMEOUT_S', 25):g} s exceeded") from exc
         handle.broken = True
+        # WebDriver trips over dialogs that the capture dismisses ("unexpected alert open",
+        # "no dialog is showing"): with dialogs around, they are the cause.
+        if capture.dialog_storm or isinstance(exc, UnexpectedAlertPresentException) or (
+                capture.dialogs and isinstance(exc, WebDriverException)):
+            raise CrawlFailed(DIALOGS_MESSAGE) from exc
         detail = getattr(exc, "msg", None) or str(exc)
         raise CrawlFailed(f"browser error: {detail.splitlines()[0] if detail else exc.__class__.__name__}") from exc
     finally:
@@ -150,10 +162,14 @@ def _navigate(session, url: str, config: dict, deadline: float) -> str | None:
             return f"page load timed out after {config.get('PAGE_LOAD_TIMEOUT_S', 15):g} s with no response"
     except WebDriverException as exc:
         text = exc.msg or str(exc)
+        if capture.page_too_large:
+            return f"page larger than {capture.page_max_bytes / 1048576:g} MB: loading stopped"
         if "net::ERR_" in text:
             code = "net::ERR_" + text.split("net::ERR_")[1].split()[0].rstrip(")")
             return _blocked_redirect_message(capture) or f"navigation failed: {code}"
         raise
+    if capture.page_too_large:
+        return f"page larger than {capture.page_max_bytes / 1048576:g} MB: loading stopped"
     if capture.main_error:
         return _blocked_redirect_message(capture) or f"navigation failed: {capture.main_error}"
     return None
