@@ -54,7 +54,7 @@ def route(host, path, query, method, body, headers, web):
         return 200, {"Content-Type": "application/json", "Access-Control-Allow-Origin": "*"}, json.dumps({"ok": True, "load": query.get("load")})
     if name == "meta-page":  # a page with the Meta snippet for ?id=
         pixel_id = "".join(c for c in query.get("id", "") if c.isdigit())
-        return 200, {"Content-Type": "text/html", "Cache-Control": "no-store"}, META_PAGE.replace("PIXEL_ID", pixel_id)
+        return 200, {"Content-Type": "text/html", "Cache-Control": "no-store"}, meta_page(pixel_id)
     if name == "pixel.gif":
         return 200, {"Content-Type": "image/gif"}, GIF
     if name == "set-cookie":
@@ -63,18 +63,10 @@ def route(host, path, query, method, body, headers, web):
     return 404, {"Content-Type": "text/plain"}, b"unknown fixture behaviour"
 
 
+def meta_page(pixel_id: str) -> str:
+    """A page installing Meta's own Pixel snippet (the one in tests/vendor_pages.py)."""
+    from ..vendor_pages import SNIPPETS
 
-
-META_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Meta page PIXEL_ID</title>
-<script>
-!function(f,b,e,v,n,t,s)
-{if(f.fbq)return;n=f.fbq=function(){n.callMethod?
-n.callMethod.apply(n,arguments):n.queue.push(arguments)};
-if(!f._fbq)f._fbq=n;n.push=n;n.loaded=!0;n.version='2.0';
-n.queue=[];t=b.createElement(e);t.async=!0;
-t.src=v;s=b.getElementsByTagName(e)[0];
-s.parentNode.insertBefore(t,s)}(window, document,'script',
-'https://connect.facebook.net/en_US/fbevents.js');
-fbq('init', 'PIXEL_ID');
-fbq('track', 'PageView');
-</script></head><body><h1>Meta page PIXEL_ID</h1></body></html>"""
+    snippet = next(s for s in SNIPPETS if s.vendor == "facebook").html.replace("{ID}", pixel_id)
+    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>Meta page {pixel_id}</title>{snippet}"
+            f"</head><body><h1>Meta page {pixel_id}</h1></body></html>")
