@@ -1,0 +1,105 @@
+"""Shared pieces of the schemas: limits, stable error type codes, validators,
+fields (http(s) URLs, finite numbers, storable unicode)."""
+from __future__ import annotations
+
+import math
+import re
+import uuid
+
+import pycountry
+from marshmallow import ValidationError, fields, validate
+
+from ..crawl.rules import CONDITIONS, RULE_TYPES
+
+URL_MAX = 2048
+STRING_MAX = 1024
+ARRAY_MAX = 100
+
+#: Messages raised by our own validators, mapped to their stable 422/400 type code.
+MESSAGE_TYPES: dict[str, str] = {}
+
+
+def _coded(message: str, type_code: str) -> str:
+    MESSAGE_TYPES[message] = type_code
+    return message
+
+
+UUID4_MSG = _coded("Must be a version 4 UUID.", "uuid_version")
+COUNTRY_MSG = _coded("Must be an ISO 3166-1 alpha-2 country code, e.g. 'DE'.", "country_code")
+EMPTY_MSG = _coded("Must not be empty.", "string_too_short")
+TOO_LONG_MSG = _coded("Too long.", "too_long")
+DEPTH_MSG = _coded("Nested too deeply.", "too_deep")
+OBJECT_ITEMS_MSG = _coded("Every item must be an object.", "dict_type")
+CONDITION_MSG = _coded(f"Must be one of: {', '.join(CONDITIONS)}.", "enum")
+RULE_TYPE_MSG = _coded(f"Must be one of: {', '.join(RULE_TYPES)}.", "enum")
+NOT_STRING_MSG = _coded("Not a valid string.", "string_type")
+_coded("Invalid input type.", "dict_type")  # marshmallow's message for a non-object nested value
+
+
+def validate_uuid4(value: uuid.UUID) -> None:
+    """Refuse UUIDs of other versions (a uuid1 is well-formed but not uuid4)."""
+    if value.version != 4:
+        raise ValidationError(UUID4_MSG)
+
+
+def validate_country(value: str) -> None:
+    """ISO 3166-1 alpha-2, case-insensitive (``de`` is accepted as ``DE``)."""
+    if len(value) != 2 or pycountry.countries.get(alpha_2=value.upper()) is None:
+        raise ValidationError(COUNTRY_MSG)
+
+
+def _length(maximum: int, minimum: int | None = None):
+    return validate.Length(min=minimum, max=maximum, error=TOO_LONG_MSG if minimum is None else EMPTY_MSG)
+
+
+class HttpUrl(fields.Url):
+    """Absolute http(s) URL, at most 2,048 characters."""
+
+    def __init__(self, **kwargs):
+        super().__init__(schemes={"http", "https"}, require_tld=False,
+                         validate=validate.Length(max=URL_MAX, error=TOO_LONG_MSG), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str):
+            raise ValidationError(NOT_STRING_MSG)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+UNICODE_MSG = _coded("Strings must not contain NUL characters (\\u0000) or unpaired surrogates.", "string_unicode")
+_NOT_STORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unicode_problem(value, text: str | None = None) -> str | None:
+    """``UNICODE_MSG`` when a string or key anywhere in ``value`` holds U+0000
+    or a lone surrogate (neither can be stored in PostgreSQL text or jsonb,
+    nor encoded as UTF-8), else None.
+
+    Args:
+        value: a parsed JSON value.
+        text: the JSON text it was parsed from, if known: both can only come
+            from ``\\u`` escapes, so a text without one is not walked.
+    """
+    if text is not None and "\\u" not in text:
+        return None
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if _NOT_STORABLE.search(node):
+                return UNICODE_MSG
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node)
+            stack.extend(node.values())
+    return None
+
+
+def finite_float(text: str) -> float:
+    """``parse_float`` for ``json.loads``: a number too large for a double
+    (``1e400``) raises ValueError instead of becoming ``inf``, which is not JSON."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return value
+

@@ -1,0 +1,108 @@
+"""Crawl side, spec 2.1-2.4: the CrawlRequest and CrawlResponse schemas."""
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, Schema, fields, validate
+
+from .common import (ARRAY_MAX, CONDITION_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG, HttpUrl, validate_country,
+                     validate_uuid4)
+from ..crawl.rules import CONDITIONS, RULE_TYPES
+
+class OptionsSchema(Schema):
+    """Spec 2.2 Options.  Every field optional and nullable."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    screenShots = fields.Boolean(allow_none=True, load_default=False)
+    byPassConsent = fields.Boolean(allow_none=True, load_default=True)
+    country = fields.String(allow_none=True, load_default=None, validate=validate_country)
+    proxy = fields.Boolean(allow_none=True, load_default=True)
+    webhook = fields.Boolean(allow_none=True, load_default=False)
+
+
+class ValidationRuleSchema(Schema):
+    """Spec 2.3 ValidationRule; semantics in ``crawl/rules.py``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    rule_id = fields.UUID(required=True, validate=validate_uuid4)
+    vendor = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
+    key = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
+    value = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
+    condition = fields.String(allow_none=True, load_default="OR",
+                              validate=validate.OneOf(CONDITIONS, error=CONDITION_MSG))
+    rule_type = fields.String(allow_none=True, load_default="Pixel",
+                              validate=validate.OneOf(RULE_TYPES, error=RULE_TYPE_MSG))
+
+
+class CrawlRequestSchema(Schema):
+    """Spec 2.1 CrawlRequest.  ``session_id`` must be present; null or a uuid4."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    url = HttpUrl(required=True)
+    session_id = fields.UUID(required=True, allow_none=True, validate=validate_uuid4)
+    user = fields.Dict(allow_none=True, load_default=None)
+    options = fields.Nested(OptionsSchema, allow_none=True, load_default=None)
+    validationRules = fields.List(fields.Nested(ValidationRuleSchema), allow_none=True,
+                                  load_default=None,
+                                  validate=validate.Length(max=ARRAY_MAX, error=TOO_LONG_MSG))
+
+
+class ButtonAttributesSchema(Schema):
+    button_text = fields.String(allow_none=True, required=True)
+    consent_banner = fields.Boolean(required=True)
+    error_message = fields.String(allow_none=True, required=True,
+                                  validate=validate.OneOf(["recaptcha", "accessDenied"]))
+
+
+class MarketingPixelSchema(Schema):
+    vendor = fields.String(allow_none=True)
+    account_id = fields.String(allow_none=True)
+    page = fields.String(allow_none=True)
+
+
+class ValidationResultSchema(Schema):
+    rule_id = fields.UUID(required=True)
+    success = fields.Boolean(required=True)
+
+
+class ScreenShotUrlsSchema(Schema):
+    screenShotBefore = fields.String(required=True)
+    screenShotAfter = fields.String(required=True)
+
+
+class ErrorMessageSchema(Schema):
+    """Spec ErrorMessage: ``{"error": true, "message": "..."}``."""
+
+    error = fields.Boolean(required=True)
+    message = fields.String(required=True)
+
+
+class HealthCheckResponseSchema(Schema):
+    status = fields.Integer(required=True)
+
+
+class CrawlResponseSchema(Schema):
+    """Spec 2.4 CrawlResponse.  ``timeTaken`` is milliseconds."""
+
+    sessionId = fields.UUID(allow_none=True)
+    button = fields.Nested(ButtonAttributesSchema, allow_none=True)
+    success = fields.Boolean(dump_default=False)
+    marketingPixels = fields.List(fields.Nested(MarketingPixelSchema), allow_none=True)
+    url = fields.String(allow_none=True)
+    cookiesBefore = fields.Integer(allow_none=True)
+    cookiesAfter = fields.Integer(allow_none=True)
+    timeTaken = fields.Integer(allow_none=True)
+    error = fields.Nested(ErrorMessageSchema, allow_none=True)
+    validationResults = fields.List(fields.Nested(ValidationResultSchema), allow_none=True)
+    screenShotUrls = fields.Nested(ScreenShotUrlsSchema, allow_none=True)
+    message = fields.String(allow_none=True)
+
+
+class HTTPValidationErrorSchema(Schema):
+    """The 422 body: ``{"detail": [{"loc": [...], "msg": str, "type": str}]}``."""
+
+    detail = fields.List(fields.Dict(), required=True)
