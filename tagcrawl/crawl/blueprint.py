@@ -1,7 +1,6 @@
 """HTTP API of the crawl side: health, crawl, vendor list, screenshots."""
 from __future__ import annotations
 
-import json
 import uuid
 from datetime import datetime, timezone
 
@@ -14,7 +13,7 @@ from ..extensions import db
 from ..models import Crawl
 from ..errors import ApiError, validation_error_response
 from ..netguard import url_refusal
-from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, finite_float, unicode_problem
+from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, strict_json_loads, unicode_problem
 from ..vendors import catalog_listing
 from .jobs import enqueue_crawl, status_response
 from .records import store_crawl
@@ -38,7 +37,7 @@ def read_json_body(limit: int):
         raise ApiError(413, f"Request body larger than {limit} bytes.")
     try:  # strict: UTF-8, no NaN/Infinity nor out-of-range numbers (none of them can be stored)
         text = raw.decode("utf-8-sig")
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=finite_float)
+        data = strict_json_loads(text)
     except RecursionError:
         raise ValidationError({"_body": [DEPTH_MSG]}) from None
     except ValueError:
@@ -47,10 +46,6 @@ def read_json_body(limit: int):
     if problem:
         raise ValidationError({"_body": [problem]})
     return data
-
-
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
 
 
 @bp.get("/")

@@ -14,6 +14,7 @@ from sqlalchemy import or_
 from ..extensions import db
 from ..models import ApiKey, Crawl, utcnow
 from ..webhooks.delivery import create_delivery
+from .records import record_result
 from .service import run_crawl
 
 
@@ -59,10 +60,8 @@ def run_claimed(crawl_id: int, config: dict) -> Crawl:
     db.session.rollback()  # no transaction held open during the crawl
     outcome = run_crawl(config, request_json)
     crawl = db.session.get(Crawl, crawl_id)
-    response = outcome.response
-    crawl.response, crawl.success = response, bool(response.get("success"))
-    crawl.status = "done" if crawl.success else "failed"
-    crawl.time_taken_ms, crawl.finished_at, crawl.lease_expires_at = response.get("timeTaken"), utcnow(), None
+    record_result(crawl, outcome.response)
+    crawl.lease_expires_at = None
     key = db.session.get(ApiKey, crawl.api_key_id)
     if crawl.webhook and key is not None and key.webhook_url:
         create_delivery(crawl, key)

@@ -5,6 +5,16 @@ from ..extensions import db
 from ..models import Crawl, utcnow
 
 
+def record_result(crawl: Crawl, response: dict) -> Crawl:
+    """Put a finished crawl's CrawlResponse on its row (not committed):
+    ``response``, ``success``, status ``done``/``failed``, ``time_taken_ms``
+    (the response's ``timeTaken``) and ``finished_at``."""
+    crawl.response, crawl.success = response, bool(response.get("success"))
+    crawl.status = "done" if crawl.success else "failed"
+    crawl.time_taken_ms, crawl.finished_at = response.get("timeTaken"), utcnow()
+    return crawl
+
+
 def store_crawl(request_body: dict, response: dict, api_key_id: int | None) -> Crawl:
     """Store a finished crawl (status ``done`` or ``failed``) and commit.
 
@@ -13,10 +23,8 @@ def store_crawl(request_body: dict, response: dict, api_key_id: int | None) -> C
         response: the CrawlResponse dict.
         api_key_id: owner key id, or None (CLI).
     """
-    row = Crawl(session_id=response["sessionId"], api_key_id=api_key_id, url=response["url"][:2048],
-                status="done" if response.get("success") else "failed", success=bool(response.get("success")),
-                request=request_body, response=response, time_taken_ms=response.get("timeTaken"),
-                attempts=1, finished_at=utcnow())
+    row = record_result(Crawl(session_id=response["sessionId"], api_key_id=api_key_id, url=response["url"][:2048],
+                              request=request_body, attempts=1), response)
     db.session.add(row)
     db.session.commit()
     return row

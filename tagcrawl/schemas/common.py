@@ -2,6 +2,7 @@
 fields (http(s) URLs, finite numbers, storable unicode)."""
 from __future__ import annotations
 
+import json
 import math
 import re
 import uuid
@@ -103,3 +104,13 @@ def finite_float(text: str) -> float:
         raise ValueError(f"number {text[:20]} is out of range")
     return value
 
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def strict_json_loads(text: str):
+    """``json.loads`` that refuses what the database cannot store as JSON:
+    ``NaN``/``Infinity`` and numbers out of a double's range (ValueError).
+    Deep nesting still raises RecursionError."""
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=finite_float)

@@ -11,7 +11,7 @@ import json
 from marshmallow import ValidationError
 
 from ..errors import ApiError
-from ..schemas import StreamEventRequestSchema, finite_float, unicode_problem
+from ..schemas import StreamEventRequestSchema, strict_json_loads, unicode_problem
 
 #: Content types a browser tag can send: fetch/XHR (application/json) and
 #: ``navigator.sendBeacon(url, string)`` (text/plain;charset=UTF-8).  A request
@@ -82,10 +82,6 @@ def check_content_type(value: str | None) -> None:
             raise ApiError(415, f"charset {charset.strip()!r} is not accepted: send UTF-8.")
 
 
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def parse_object(data: bytes) -> dict:
     """Parse ``data`` as a JSON object (400 otherwise).
 
@@ -99,7 +95,7 @@ def parse_object(data: bytes) -> dict:
     except UnicodeDecodeError as exc:
         raise ApiError(400, f"Body is not valid UTF-8 (byte {exc.start}).") from None
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=finite_float)
+        value = strict_json_loads(text)
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"Body is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
     except ValueError as exc:
