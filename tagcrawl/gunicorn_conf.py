@@ -28,10 +28,13 @@ if _crawl_timeout >= timeout:
 
 def post_worker_init(worker):
     """Start the background worker (queued crawls, webhooks) in the new worker,
-    so crawls queued or interrupted before a restart are picked up at once."""
+    so crawls queued or interrupted before a restart are picked up at once;
+    load the ingestion path's lazy parts before the first event arrives."""
     from tagcrawl.background import ensure_started
+    from tagcrawl.stream.warmup import warm_up
 
     ensure_started(worker.wsgi)
+    worker.log.debug("ingestion path warmed up in %.0f ms", warm_up())
 
 
 def worker_exit(server, worker):

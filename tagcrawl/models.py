@@ -133,19 +133,23 @@ class StreamEvent(db.Model):
     """One normalised event from the browser tag (spec 2.6).  ``np`` is never stored."""
 
     __tablename__ = "stream_events"
-    # Keyset pagination of GET /api/v1/events per customer (and the FK's index).
-    __table_args__ = (db.Index("ix_stream_events_customer_time", "customer_id", "event_timestamp", "id"),)
+    # Readers scan in (event_timestamp, id) order, optionally per customer, and apply the
+    # vendor/event/domain filters to that scan: two indexes serve them (the first is also
+    # the FK's).  No single-column index on the filtered columns: each would cost every
+    # insert one more b-tree insertion (migration 0004_stream_indexes dropped them).
+    __table_args__ = (db.Index("ix_stream_events_customer_time", "customer_id", "event_timestamp", "id"),
+                      db.Index("ix_stream_events_time", "event_timestamp", "id"))
     id = db.Column(db.BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
     event_id = db.Column(db.String(36), nullable=False, unique=True, default=new_uuid)
     customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"))
     received_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     client_timestamp = db.Column(db.BigInteger)  # epoch ms, from `tm`
-    event_timestamp = db.Column(db.DateTime(timezone=True), nullable=False, index=True)
+    event_timestamp = db.Column(db.DateTime(timezone=True), nullable=False)
     clock_skew_ms = db.Column(db.BigInteger)
-    vendor = db.Column(db.String(64), nullable=False, index=True)
+    vendor = db.Column(db.String(64), nullable=False)
     vendor_name = db.Column(db.String(255), nullable=False)
-    event_name = db.Column(db.String(255), nullable=False, index=True)
-    domain = db.Column(db.String(255), index=True)
+    event_name = db.Column(db.String(255), nullable=False)
+    domain = db.Column(db.String(255))
     host = db.Column(db.String(255))
     page_url = db.Column(db.String(2048))
     page_path = db.Column(db.String(2048))
@@ -160,7 +164,7 @@ class StreamEvent(db.Model):
     execution_ms = db.Column(db.BigInteger)
     vendor_event_id = db.Column(db.String(255))
     consent_state = db.Column(db.String(255))
-    session_id = db.Column(db.String(64), index=True)
+    session_id = db.Column(db.String(64))
     customer_ref = db.Column(db.String(255))
     system = db.Column(db.String(255))
     details = db.Column(JSONType)

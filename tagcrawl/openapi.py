@@ -181,7 +181,7 @@ def _field_attributes(plugin: MarshmallowPlugin):
         if isinstance(field, schemas.StringOrInteger):
             return {"type": ["string", "integer"], "maxLength": schemas.STREAM_SHORT_MAX}
         if isinstance(field, schemas.ObjectList):
-            return {"maxItems": schemas.STREAM_ARRAY_MAX}
+            return {"type": "array", "items": {"type": "object"}, "maxItems": schemas.STREAM_ARRAY_MAX}
         return {}
 
     plugin.converter.add_attribute_function(attributes)

@@ -95,15 +95,34 @@ def test_stream_limit_is_per_token_and_ip(app, issued):
 
 
 @pytest.mark.postgres
-def test_stream_limit_reads_the_token_without_eating_the_body(app, issued):
-    """The key function reads the body; the view still judges the same bytes."""
-    limited = _app(app, RATELIMIT_STREAM="50/minute", STREAM_MAX_BYTES=2048)
+def test_stream_limit_counts_after_the_body_is_read_and_parsed_once(app, issued):
+    """Order: 413 and 400 (not a JSON object) are not counted; 429 comes before
+    the schema's 400 and the token's 401."""
+    limited = _app(app, RATELIMIT_STREAM="2/minute", STREAM_MAX_BYTES=2048)
     client = limited.test_client()
     assert post_event(client, minimal(issued)).status_code == 204
     too_big = json.dumps(minimal(issued, dt=[{"pad": "x" * 3000}]))
     assert post_event(client, too_big).status_code == 413
     assert post_event(client, b"{broken").status_code == 400
+    assert post_event(client, b"[1, 2]").status_code == 400
+    bad_schema = post_event(client, minimal(issued, tm="soon"))
+    assert bad_schema.status_code == 400 and "tm" in bad_schema.get_json()["message"]  # second event counted
+    _assert_429(post_event(client, minimal(issued, tm="soon")))
+    _assert_429(post_event(client, minimal(issued)))
     assert count_rows(app) == 1
+
+
+@pytest.mark.postgres
+def test_stream_limit_counts_in_memory_when_redis_is_unreachable(app, issued):
+    """A dead Redis never fails an event: the stream limit counts in memory."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there once closed
+    limited = _app(app, RATELIMIT_STREAM="2/minute", RATELIMIT_STORAGE_URL=f"redis://127.0.0.1:{port}/0")
+    client = limited.test_client()
+    statuses = [post_event(client, minimal(issued)).status_code for _ in range(3)]
+    assert statuses == [204, 204, 429]
+    assert count_rows(app) == 2
 
 
 @pytest.mark.postgres
@@ -127,8 +146,9 @@ def test_storage_keys_hold_no_key_token_or_ip(app, api_key, issued):
     client = limited.test_client()
     _crawl(client, api_key)
     post_event(client, minimal(issued), environ_base={"REMOTE_ADDR": "203.0.113.77"})
-    storage = limited.extensions["tagcrawl_limiter"].storage
-    keys = " ".join(map(str, list(storage.storage) + list(getattr(storage, "windows", {}))))
+    storages = (limited.extensions["tagcrawl_limiter"].storage,
+                limited.extensions["tagcrawl_stream_limit"].primary.storage)
+    keys = " ".join(str(key) for storage in storages for key in storage.storage)
     assert "crawl.crawl" in keys and "stream.ingest" in keys
     for secret in (api_key, issued, "203.0.113.77"):
         assert secret not in keys
@@ -176,3 +196,18 @@ def test_redis_storage_is_shared_by_every_instance(redis_url):
 
     stored = " ".join(k.decode() for k in redis.Redis.from_url(redis_url).keys("*"))
     assert "tagcrawl" in stored and key not in stored
+
+
+def test_stream_limit_starts_no_thread_per_event():
+    """The in-memory counter of the stream limit expires keys inline (no Timer threads)."""
+    from limits import parse
+
+    from tagcrawl.limits import STRATEGY, SweepingMemoryStorage
+    from limits.strategies import STRATEGIES
+
+    storage = SweepingMemoryStorage()
+    strategy = STRATEGIES[STRATEGY](storage)
+    before = threading.active_count()
+    assert all(strategy.hit(parse("1000/second"), "k", str(i % 7)) for i in range(500))
+    assert threading.active_count() <= before  # (MemoryStorage's first Timer, cancelled, may have ended)
+    assert [strategy.hit(parse("2/minute"), "x") for _ in range(3)] == [True, True, False]

@@ -111,3 +111,40 @@ def test_any_bytes_parse_or_get_a_400(data):
 def test_round_trip_of_a_valid_body():
     body = {"t": str(uuid.uuid4()), "vn": "v", "e": "e", "dt": [{"a": [1, {"b": None}]}], "tm": 1.5e12}
     assert validate_event(json.loads(json.dumps(body)))["dt"] == body["dt"]
+
+
+URL_PARTS = st.sampled_from([
+    "http", "https", "HTTPS", "ftp", "javascript:", "://", ":", "//", "/", "?", "#", "@", "user:pw@", "[", "]",
+    "::1", "[::1]", "example", ".", "com", "-", "xn--bcher-kva", "bücher", "localhost", "127.0.0.1", "999.1.1.1",
+    ":8080", ":x", " ", "\t", "\n", "%20", "a=b&c", "é", "_", "*", "a" * 63, "a" * 64,
+])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(URL_PARTS, max_size=10).map("".join))
+def test_head_cached_url_gives_marshmallows_verdict(value):
+    """HeadCachedURL (memoized head + tail pattern) == marshmallow's URL validator, for any input."""
+    from marshmallow import ValidationError, validate
+
+    from tagcrawl.schemas.common import HeadCachedURL
+
+    options = {"relative": False, "absolute": True, "schemes": {"http", "https"}, "require_tld": False}
+    verdicts = []
+    for validator in (validate.URL(**options), HeadCachedURL(**options), HeadCachedURL(**options)):
+        for _ in range(2):  # the second call of a HeadCachedURL comes from its memo
+            try:
+                validator(value)
+                verdicts.append(True)
+            except ValidationError:
+                verdicts.append(False)
+    assert len(set(verdicts)) == 1, (value, verdicts)
+
+
+@pytest.mark.parametrize("value", [
+    "https://www.facebook.com/tr/?id=1&ev=Purchase", "http://localhost", "https://shop.example.com:8443/a?b#c",
+    "https://user:pw@example.com/", "http://[::1]:8000/x", "https://bücher.example/ü",
+])
+def test_head_cached_url_accepts_real_urls(value):
+    from tagcrawl.schemas.common import HeadCachedURL
+
+    assert HeadCachedURL(schemes={"http", "https"}, require_tld=False)(value) == value

@@ -126,3 +126,160 @@ def test_concurrent_http_requests(app, issued):
     assert statuses == [204] * 80
     assert count_rows(app) == 80
     assert get_writer(app).batches <= 80
+
+
+# --- PgInserter: COPY text format round trip ------------------------------------------------
+
+#: Strings that COPY's text format must escape or could confuse (all <= 16 characters).
+HOSTILE = [
+    "back\\slash", "tab\there", "new\nline", "cr\rhere", "crlf\r\nend", "\\N", "\\\\N", "\\.", "\\",
+    "ends with \\", "a\\tb\\nc", "'single' \"dbl\"", "emoji 😀🎉👍🏽", "中文字符 日本語", "", " ", "\t", "\n",
+    "ctl \x01\x1f\x7f\u2028", "mix \\\n\t\r\\N\"'",
+]
+
+#: JSON values with escapes, quotes, unicode, nesting, extreme numbers.
+DOCUMENTS = [
+    [{"value": 42.5, "currency": "EUR", "content_ids": ["sku-1", "sku-2"]}],
+    {"a\\b": "c\"d", "tab\tkey": "new\nline\r", "emoji": "😀 中文", "\\N": None,
+     "list": [1, -2, 3.25, 1e-7, 2 ** 70, -(2 ** 63), True, False, None, "", "\\", "\\N", "\t\n\r"],
+     "nested": {"deep": [{"x": "中文"}, [], {}], "quote": "'\"", "ctl": "\x01\x1f\x7f\u2028"}},
+    [], {}, "just a \\ string \"quoted\"", 0, -1.5, True, [None],
+]
+
+
+def _string_columns():
+    from tagcrawl.models import StreamEvent
+
+    return [c for c in StreamEvent.__table__.columns
+            if c.name not in ("event_id",) and getattr(c.type, "length", None)]
+
+
+def _hostile_row(customer_id, text, document):
+    """A row with ``text`` in every string column that can hold it, ``document`` in the JSON ones."""
+    row = _row(customer_id)
+    for column in _string_columns():
+        if len(text) <= column.type.length:
+            row[column.name] = text
+    row.update(details=document, extra={"k": document, "t": text}, is_bot=bool(len(text) % 2),
+               client_timestamp=2 ** 63 - 1, clock_skew_ms=-(2 ** 63), execution_ms=0)
+    return row
+
+
+def _read_back(app, event_ids):
+    from tagcrawl.models import StreamEvent
+
+    table = StreamEvent.__table__
+    with app.app_context():
+        from tagcrawl.extensions import db
+
+        result = db.session.execute(db.select(table).where(table.c.event_id.in_(event_ids))).mappings()
+        found = {row["event_id"]: dict(row) for row in result}
+        db.session.remove()
+    return found
+
+
+def _insert_and_compare(app, rows):
+    """Insert ``rows`` with the PostgreSQL inserter and check every column read back."""
+    from tagcrawl.extensions import db
+    from tagcrawl.models import StreamEvent
+    from tagcrawl.stream.inserts import PgInserter, make_inserter
+
+    with app.app_context():
+        inserter = make_inserter(db.engine)
+        assert isinstance(inserter, PgInserter)
+        try:
+            inserter.insert(rows)
+        finally:
+            inserter.close()
+    found = _read_back(app, [row["event_id"] for row in rows])
+    assert len(found) == len(rows)
+    columns = [c.name for c in StreamEvent.__table__.columns if c.name != "id"]
+    for row in rows:
+        stored_row = found[row["event_id"]]
+        for column in columns:
+            sent = row.get(column)
+            assert stored_row[column] == sent, (column, sent, stored_row[column])
+            assert type(stored_row[column]) is type(sent) or sent is None, (column, sent, stored_row[column])
+
+
+def test_copy_round_trips_hostile_strings_and_json(app):
+    cid = _customer_id(app)
+    rows = [_hostile_row(cid, text, DOCUMENTS[i % len(DOCUMENTS)]) for i, text in enumerate(HOSTILE)]
+    _insert_and_compare(app, rows)
+
+
+def test_copy_round_trips_each_row_alone(app):
+    """Batches of one row: the fast (nothing to escape) and the escaping path alike."""
+    cid = _customer_id(app)
+    for i, text in enumerate(["plain", "back\\slash", "\\N", "", "😀"]):
+        _insert_and_compare(app, [_hostile_row(cid, text, DOCUMENTS[i])])
+    for text in ("new\nline", "cr\rhere", "tab\there", "\\"):  # the only special character of its row
+        row = _row(cid)
+        row["page_path"] = text
+        _insert_and_compare(app, [row])
+
+
+def test_copy_tells_empty_strings_from_null(app):
+    cid = _customer_id(app)
+    empty, null, missing = _row(cid), _row(cid), _row(cid)
+    nullable = [c.name for c in _string_columns() if c.nullable]
+    empty.update({name: "" for name in nullable}, details="", extra={"": ""}, vendor="", event_name="")
+    null.update({name: None for name in nullable}, details=None, extra=None, is_bot=None,
+                client_timestamp=None, clock_skew_ms=None, execution_ms=None, customer_id=None)
+    missing = {key: missing[key] for key in ("event_id", "received_at", "event_timestamp", "vendor",
+                                             "vendor_name", "event_name")}  # absent keys are NULL
+    _insert_and_compare(app, [empty, null, missing])
+    found = _read_back(app, [missing["event_id"]])[missing["event_id"]]
+    assert all(found[name] is None for name in nullable + ["details", "extra", "customer_id", "is_bot"])
+    with app.app_context():  # SQL NULL, not JSON null (which reads back as None too)
+        from tagcrawl.extensions import db
+
+        nulls = db.session.execute(db.text(
+            "SELECT event_id, details IS NULL AND extra IS NULL FROM stream_events")).all()
+        db.session.remove()
+    assert dict(nulls) == {empty["event_id"]: False, null["event_id"]: True, missing["event_id"]: True}
+
+
+def test_copy_round_trips_booleans_and_big_ints(app):
+    cid = _customer_id(app)
+    rows = []
+    for is_bot, big in ((True, 2 ** 63 - 1), (False, -(2 ** 63)), (None, 0), (True, -1)):
+        row = _row(cid)
+        row.update(is_bot=is_bot, client_timestamp=big, clock_skew_ms=big, execution_ms=big)
+        rows.append(row)
+    _insert_and_compare(app, rows)
+
+
+def test_copy_batch_is_all_or_nothing(app):
+    from tagcrawl.extensions import db
+    from tagcrawl.stream.inserts import make_inserter
+
+    cid = _customer_id(app)
+    good, bad = _row(cid, "good"), _row(999_999, "bad")  # no customer 999999: FK violation
+    with app.app_context():
+        inserter = make_inserter(db.engine)
+        with pytest.raises(Exception) as caught:
+            inserter.insert([good, _hostile_row(cid, "x\\y", DOCUMENTS[1]), bad])
+        assert "foreign key" in str(caught.value)
+        assert count_rows(app) == 0
+        with pytest.raises(UnicodeEncodeError):  # refused upstream; fails before the connection
+            inserter.insert([_row(cid, "lone \ud800 surrogate")])
+        inserter.insert([good])  # the kept connection is still fine
+        inserter.close()
+    assert [r.event_name for r in stored(app)] == ["good"]
+
+
+def test_copy_text_format():
+    from datetime import datetime, timezone
+
+    from tagcrawl.stream.inserts import copy_escape, copy_line
+
+    assert copy_escape("a\\b\tc\nd\re") == "a\\\\b\\tc\\nd\\re"
+    assert copy_escape("plain ünïcode") == "plain ünïcode"
+    stamp = datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=timezone.utc)
+    line = copy_line(["x", "", None, "\\N", 7, True, False, stamp], [{"a": "é\\"}, None])
+    assert line.split("\t") == ["x", "", "\\N", "\\\\N", "7", "t", "f", "2024-05-01T12:00:00.123456+00:00",
+                                '{"a":"é\\\\\\\\"}', "\\N"]
+    assert copy_line(["a", None, 1], [[1]]) == "a\t\\N\t1\t[1]"  # nothing to escape
+    for raw, escaped in (("a\nb", "a\\nb"), ("a\rb", "a\\rb"), ("a\tb", "a\\tb"), ("a\\b", "a\\\\b")):
+        assert copy_line([raw, None], []) == escaped + "\t\\N"

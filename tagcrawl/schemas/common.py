@@ -2,6 +2,7 @@
 fields (http(s) URLs, finite numbers, storable unicode)."""
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -53,12 +54,55 @@ def _length(maximum: int, minimum: int | None = None):
     return validate.Length(min=minimum, max=maximum, error=TOO_LONG_MSG if minimum is None else EMPTY_MSG)
 
 
+class HeadCachedURL(validate.URL):
+    """marshmallow's absolute-URL validator, with the verdict on the URL's head memoized.
+
+    marshmallow's pattern is ``scheme://[userinfo@]host[:port]`` followed by
+    ``(?:/?|[/?#]\\S+)\\Z``; the head cannot hold ``/``, ``?`` nor ``#``, so the
+    URL splits at the first of them after ``://``.  The head (few distinct
+    values: the vendors' hosts, the customers' sites) goes through
+    marshmallow's full check once and is remembered (``HEAD_CACHE`` entries);
+    the rest is checked against the same tail pattern.  Same verdict as
+    ``validate.URL`` for every input, at a fraction of the cost (its pattern
+    carries large Unicode classes: 10-20 µs per URL).
+    """
+
+    HEAD_CACHE = 4096
+    HEAD_MAX = 512  # longer heads are checked every time, not remembered
+    _TAIL = re.compile(r"(?:/?|[/?#]\S+)\Z")
+    _HEAD_END = re.compile(r"[/?#]")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._head_ok = functools.lru_cache(maxsize=self.HEAD_CACHE)(self._valid)
+
+    def _valid(self, value: str) -> bool:
+        try:
+            super().__call__(value)
+        except ValidationError:
+            return False
+        return True
+
+    def __call__(self, value: str) -> str:
+        start = value.find("://") if isinstance(value, str) else -1
+        if start < 0 or self.relative:
+            return super().__call__(value)
+        end = self._HEAD_END.search(value, start + 3)
+        head, tail = (value, "") if end is None else (value[:end.start()], value[end.start():])
+        ok = (self._head_ok(head) if len(head) <= self.HEAD_MAX else self._valid(head)) and self._TAIL.match(tail)
+        if not ok:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
 class HttpUrl(fields.Url):
-    """Absolute http(s) URL, at most 2,048 characters."""
+    """Absolute http(s) URL, at most 2,048 characters (validated by ``HeadCachedURL``)."""
 
     def __init__(self, **kwargs):
         super().__init__(schemes={"http", "https"}, require_tld=False,
                          validate=validate.Length(max=URL_MAX, error=TOO_LONG_MSG), **kwargs)
+        self.validators[0] = HeadCachedURL(relative=False, absolute=True, schemes={"http", "https"},
+                                           require_tld=False, error=self.error_messages["invalid"])
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str):

@@ -130,17 +130,28 @@ class StringOrInteger(_DirectValidation, fields.Field):
         return str(value)
 
 
-class ObjectList(_DirectValidation, fields.List):
-    """An array of free-form JSON objects, capped (items, depth, sizes)."""
+class ObjectList(fields.Field):
+    """An array of free-form JSON objects, capped (items, depth, sizes).
 
-    def __init__(self, **kwargs):
-        super().__init__(fields.Dict(error_messages={"invalid": OBJECT_ITEMS_MSG}),
-                         validate=[_capped(STREAM_ARRAY_MAX), _bounded_json], **kwargs)
+    Errors, in this order: "Not a valid list." (not an array), "Too many
+    items." (over ``STREAM_ARRAY_MAX``), ``{index: ["Every item must be an
+    object."]}`` (reported as ``dt.0``), then the first cap of
+    ``json_bounds_problem`` that the array breaks.  The items are kept as
+    sent (JSON parsing already made them plain dicts).
+    """
+
+    default_error_messages = {"invalid": "Not a valid list."}
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, list) and len(value) > STREAM_ARRAY_MAX:
-            raise ValidationError(TOO_MANY_MSG)  # before validating every item
-        return super()._deserialize(value, attr, data, **kwargs)
+        if not isinstance(value, list):
+            raise self.make_error("invalid")
+        if len(value) > STREAM_ARRAY_MAX:
+            raise ValidationError(TOO_MANY_MSG)  # before looking at every item
+        not_objects = {i: [OBJECT_ITEMS_MSG] for i, item in enumerate(value) if not isinstance(item, dict)}
+        if not_objects:
+            raise ValidationError(not_objects)
+        _bounded_json(value)
+        return value
 
 
 def _str(maximum: int, minimum: int = 0, **kwargs) -> StreamString:

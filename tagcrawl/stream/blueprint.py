@@ -4,11 +4,15 @@ Checks, in this order, each answered as ErrorMessage:
 
 1. 413 body over ``STREAM_MAX_BYTES`` (while reading, before parsing);
 2. 415 a content type other than application/json, text/plain or none;
-3. 400 not a JSON object, or the schema refuses it (the message names the field);
-4. 401 token unknown, expired or revoked;
-5. 403 Origin (else the Referer's origin) missing or not whitelisted for the
+3. 400 not a JSON object;
+4. 429 with ``Retry-After``: over the per-visitor limit, (``t``, client IP)
+   (``limits.check_stream_limit``; counted once the body is known to be a
+   JSON object, so the body is read and parsed once);
+5. 400 the schema refuses it (the message names the field);
+6. 401 token unknown, expired or revoked;
+7. 403 Origin (else the Referer's origin) missing or not whitelisted for the
    token's customer;
-6. 204 (no body) once the row is committed, or 503 with ``Retry-After`` when
+8. 204 (no body) once the row is committed, or 503 with ``Retry-After`` when
    the database cannot take it.
 
 Every answer to a request with an ``Origin`` header echoes it in
@@ -22,6 +26,7 @@ from flask import Blueprint, Response, current_app, request
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import ApiError
+from ..limits import check_stream_limit
 from ..models import utcnow
 from .body import check_content_type, parse_object, read_body, validate_event
 from .domains import host_allowed, request_origin
@@ -90,7 +95,9 @@ def ingest():
     config = current_app.config
     data = read_body(request.environ, config["STREAM_MAX_BYTES"])
     check_content_type(request.headers.get("Content-Type"))
-    event = validate_event(parse_object(data))
+    body = parse_object(data)
+    check_stream_limit(body.get("t"))
+    event = validate_event(body)
     now = _clock()
     try:
         info = lookup_token(event["t"])
