@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import threading
 import time
 
 from flask import Flask, current_app, request
@@ -113,8 +112,7 @@ class StreamLimit:
             storage = SweepingMemoryStorage()
         self.primary = STRATEGIES[STRATEGY](storage)
         self.fallback = STRATEGIES[STRATEGY](SweepingMemoryStorage())
-        self._dead_until = 0.0
-        self._lock = threading.Lock()
+        self._dead_until = 0.0  # monotonic time until which the storage is skipped
 
     def _strategy(self):
         return self.fallback if time.monotonic() < self._dead_until else self.primary
@@ -130,8 +128,7 @@ class StreamLimit:
         try:
             allowed = strategy.hit(self.item, *self.SCOPE, key)
         except Exception as exc:  # the storage (Redis) is unreachable
-            with self._lock:
-                self._dead_until = time.monotonic() + STORAGE_RETRY_S
+            self._dead_until = time.monotonic() + STORAGE_RETRY_S
             log.warning("rate-limit storage unreachable (%s); counting in memory for %.0f s", exc, STORAGE_RETRY_S)
             strategy = self.fallback
             allowed = strategy.hit(self.item, *self.SCOPE, key)

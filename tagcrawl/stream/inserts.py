@@ -77,22 +77,9 @@ def copy_escape(text: str) -> str:
     return text
 
 
-def _other(value) -> str:
-    """Text of a value whose exact type is not in ``_FORMAT`` (a subclass, a UUID...)."""
-    if isinstance(value, bool):
-        return "t" if value else "f"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, (dict, list)):
-        raise TypeError(f"a {type(value).__name__} in a column that is not JSON")
-    return str(value)
-
-
-#: COPY text of a non-JSON value by exact type (``str`` is used as is):
-#: booleans ``t``/``f``, ints in decimal, datetimes in ISO 8601 (with their
-#: UTC offset when aware; a naive one is read in the session's time zone).
+#: COPY text of a non-JSON value by type (``str`` is used as is): booleans
+#: ``t``/``f``, ints in decimal, datetimes in ISO 8601 (with their UTC offset
+#: when aware; a naive one is read in the session's time zone).
 _FORMAT = {
     type(None): lambda value: COPY_NULL,
     bool: lambda value: "t" if value else "f",
@@ -100,6 +87,17 @@ _FORMAT = {
     float: float.__repr__,
     datetime: datetime.isoformat,
 }
+
+
+def _other(value) -> str:
+    """Text of a value whose exact type is not in ``_FORMAT``: a subclass uses
+    its nearest base's format (``bool`` before ``int``), anything else ``str()``."""
+    if isinstance(value, (dict, list)):
+        raise TypeError(f"a {type(value).__name__} in a column that is not JSON")
+    for cls in type(value).__mro__:
+        if cls in _FORMAT:
+            return _FORMAT[cls](value)
+    return str(value)
 
 
 def copy_line(plain: list, documents: list) -> str:
