@@ -84,6 +84,28 @@ def test_cursor_pagination(client, api_key, events):
     assert seen == list(range(10)) and pages == 4
 
 
+def test_cursor_pages_through_rows_with_the_same_time(app, client, api_key, stream_app):
+    """Rows that share event_timestamp are ordered by id; no page skips or repeats one."""
+    with app.app_context():
+        token = issue_token("acme", ["shop.example.com"]).token
+    ingest = stream_app(STREAM_CLOCK=FixedClock()).test_client()
+    for i in range(7):
+        body = minimal(token, tm=FIXED_MS, dt=[{"i": i}])
+        assert post_event(ingest, body, origin="https://shop.example.com").status_code == 204
+    seen, cursor = [], None
+    while True:
+        body = _get(client, api_key, limit=2, **({"cursor": cursor} if cursor else {})).get_json()
+        seen += [e["details"][0]["i"] for e in body["events"]]
+        cursor = body["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == list(range(7))
+
+
+def test_unknown_customer_matches_nothing(client, api_key, events):
+    assert _get(client, api_key, customer="initech").get_json()["events"] == []
+
+
 def test_limit_is_capped(client, api_key, events):
     assert len(_get(client, api_key, limit=100000).get_json()["events"]) == 10
 
