@@ -62,7 +62,7 @@ def _cors(response: Response) -> Response:
     return response
 
 
-def _no_content() -> Response:
+def no_content() -> Response:
     """204 without a body nor a Content-Type."""
     response = Response(status=204)
     del response.headers["Content-Type"]
@@ -80,7 +80,7 @@ def preflight():
         raise _unavailable("the database is unavailable.") from None
     if not allowed:
         raise ApiError(403, "Origin is not whitelisted for streaming.")
-    response = _no_content()
+    response = no_content()
     response.headers.update({
         "Access-Control-Allow-Methods": "POST",
         "Access-Control-Allow-Headers": "Content-Type",
@@ -89,9 +89,15 @@ def preflight():
     return response
 
 
-@bp.post("/api/v1", provide_automatic_options=False)
-def ingest():
-    """Ingest one event; see the module docstring for the answers."""
+def accept_event() -> dict:
+    """Run checks 1-7 on the current request and build its ``stream_events`` row.
+
+    Returns:
+        the normalized row (see ``normalize.normalize``), not yet stored.
+    Raises:
+        ApiError: 413, 415, 400, 429, 401, 403, or 503 when the token cannot
+            be looked up (database down).
+    """
     config = current_app.config
     data = read_body(request.environ, config["STREAM_MAX_BYTES"])
     check_content_type(request.headers.get("Content-Type"))
@@ -112,10 +118,17 @@ def ingest():
         raise ApiError(403, "No Origin or Referer header: the request origin cannot be checked.")
     if not host_allowed(found[1], info.patterns):
         raise ApiError(403, f"Origin {found[0]} is not whitelisted for this token's customer.")
-    row = normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
-                    received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
+    return normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
+                     received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
+
+
+@bp.post("/api/v1", provide_automatic_options=False)
+def ingest():
+    """Ingest one event; see the module docstring for the answers."""
+    row = accept_event()
+    app = current_app._get_current_object()
     try:
-        get_writer(current_app._get_current_object()).submit(row, config.get("STREAM_ACK_TIMEOUT_S", 10.0))
+        get_writer(app).submit(row, app.config.get("STREAM_ACK_TIMEOUT_S", 10.0))
     except StoreUnavailable as exc:
         raise _unavailable("the database could not commit it.") from exc
-    return _no_content()
+    return no_content()
