@@ -12,7 +12,9 @@ Public API:
 * :data:`CATALOG` - the tuple of all :class:`Vendor` entries
 * :func:`normalise_id` - validate/normalise an account id for a vendor
 
-The catalog is data (``catalog_*.py``); ``matcher.py`` is generic code.
+The catalog is data (``catalog_*.py``, model in ``model.py``); the matching
+code is generic: ``matcher.py`` (match decision, id policy) over
+``request_context.py`` (request decoding) and ``sources.py`` (source specs).
 """
 from __future__ import annotations
 

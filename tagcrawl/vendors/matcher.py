@@ -3,13 +3,18 @@ using only the catalog data (see ``model.py`` for the data model).
 
 Algorithm for one request:
 
-1. split the URL, decode the query and ``;k=v`` path parameters;
+1. split the URL, decode the query and ``;k=v`` path parameters
+   (:class:`~tagcrawl.vendors.request_context.RequestContext`);
 2. try every pattern that has a ``host`` regex (catalog order), then every
    host-less (first-party) pattern; the first vendor whose pattern matches
    and yields at least one valid hit wins (a request belongs to one vendor);
 3. for a matching pattern, decode the body lazily (form / JSON / lines /
    embedded base64 JSON), expand batch items (``split``), check ``require``,
    extract and normalise the account id(s) and the event name.
+
+Decoding a request into hit candidates is ``request_context.py``; reading a
+source spec's value (``p:id``, ``json:...``) from a candidate is
+``sources.py``; the match decision and the id/event policy are here.
 
 Id policy: when an id source yields a value but it is malformed for the
 vendor's :class:`~tagcrawl.vendors.ids.IdFormat` (or does not fit the
@@ -24,228 +29,71 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
-from urllib.parse import urlsplit
+from typing import Iterable, Iterator
 
 from . import decode
 from .model import Pattern, Vendor
+from .request_context import Candidate, RequestContext, candidates
+from .sources import FLAGS, MISMATCH, SourceSpec, compile_spec, first_value, resolve
 from .types import Hit, Request
 
-_FLAGS = re.ASCII
-
 
 @dataclass(frozen=True)
-class _Spec:
-    kind: str
-    arg: str
-    rx: re.Pattern | None
+class CompiledPattern:
+    """One catalog :class:`~tagcrawl.vendors.model.Pattern`, compiled.
 
+    Attributes:
+        vendor: the catalog entry the pattern belongs to.
+        pattern: the pattern data (``split``, ``id_sep``, ``embedded`` are
+            read from it at match time).
+        host, path: compiled ``Pattern.host`` / ``Pattern.path``, or None.
+        require: ``((spec, regex), ...)`` from ``Pattern.require``.
+        ids, events: parsed ``Pattern.ids`` / ``Pattern.events`` specs
+            (:class:`~tagcrawl.vendors.sources.SourceSpec`).
+    """
 
-def _compile_spec(spec: str) -> _Spec:
-    kind, _, arg = spec.partition(":")
-    if kind in ("path", "host", "url"):
-        return _Spec(kind, arg, re.compile(arg, _FLAGS))
-    if kind in ("p", "q", "json", "hdr") and "~" in arg:
-        name, _, rx = arg.partition("~")
-        return _Spec(kind, name, re.compile(rx, _FLAGS))
-    if kind not in ("p", "q", "json", "hdr", "auth", "const"):
-        raise ValueError(f"unknown source spec kind: {spec!r}")
-    return _Spec(kind, arg, None)
-
-
-@dataclass(frozen=True)
-class _Compiled:
     vendor: Vendor
     pattern: Pattern
     host: re.Pattern | None
     path: re.Pattern | None
-    require: tuple[tuple[_Spec, re.Pattern], ...]
-    ids: tuple[_Spec, ...]
-    events: tuple[_Spec, ...]
+    require: tuple[tuple[SourceSpec, re.Pattern], ...]
+    ids: tuple[SourceSpec, ...]
+    events: tuple[SourceSpec, ...]
 
 
-def compile_catalog(catalog: Iterable[Vendor]) -> tuple[_Compiled, ...]:
-    """Compile all patterns of ``catalog``: host-anchored patterns first,
-    then host-less (first-party) ones, each group in catalog order."""
+def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
+    """Compile all patterns of ``catalog`` (regexes with ASCII flags).
+
+    Args:
+        catalog: :class:`~tagcrawl.vendors.model.Vendor` entries in priority
+            order (``tagcrawl.vendors.CATALOG``).
+    Returns:
+        a tuple of :class:`CompiledPattern`: host-anchored patterns first,
+        then host-less (first-party) ones, each group in catalog order.
+    Raises:
+        ValueError / re.error on a malformed spec or regex in the catalog.
+    """
     with_host, without = [], []
     for v in catalog:
         for p in v.patterns:
-            c = _Compiled(
+            c = CompiledPattern(
                 v, p,
-                re.compile(p.host, _FLAGS) if p.host else None,
-                re.compile(p.path, _FLAGS) if p.path else None,
-                tuple((_compile_spec(s), re.compile(rx, _FLAGS)) for s, rx in p.require),
-                tuple(_compile_spec(s) for s in p.ids),
-                tuple(_compile_spec(s) for s in p.events),
+                re.compile(p.host, FLAGS) if p.host else None,
+                re.compile(p.path, FLAGS) if p.path else None,
+                tuple((compile_spec(s), re.compile(rx, FLAGS)) for s, rx in p.require),
+                tuple(compile_spec(s) for s in p.ids),
+                tuple(compile_spec(s) for s in p.events),
             )
             (with_host if p.host else without).append(c)
     return tuple(with_host + without)
 
 
-def _json_get(doc: Any, path: str) -> Any:
-    """Value at dotted ``path`` (``a.b.0.c``) in a JSON document, or None.
-    Keys that themselves contain dots (Adobe Media ``"analytics.reportSuite"``)
-    are found too: the longest matching key wins at each level."""
-    if not path:
-        return doc
-    return _json_walk(doc, path.split("."), 0)
-
-
-def _json_walk(node: Any, parts: list[str], depth: int) -> Any:
-    if not parts:
-        return node
-    if depth > 32:
-        return None
-    if isinstance(node, dict):
-        for i in range(len(parts), 0, -1):
-            key = ".".join(parts[:i])
-            if key in node and node[key] is not None:
-                found = _json_walk(node[key], parts[i:], depth + 1)
-                if found is not None:
-                    return found
-        return None
-    if isinstance(node, list) and parts[0].isdigit() and int(parts[0]) < len(node):
-        return _json_walk(node[int(parts[0])], parts[1:], depth + 1)
-    return None
-
-
-class _Ctx:
-    """Per-request decoded state (body decoded lazily)."""
-
-    def __init__(self, req: Request):
-        self.req = req
-        url = req.url if isinstance(req.url, str) else ""
-        self.url = url
-        try:
-            parts = urlsplit(url)
-            self.host = (parts.hostname or "").lower()
-            self.path = parts.path or ""
-            query = parts.query
-        except ValueError:
-            self.host, self.path, query = "", "", ""
-        self.query = decode.decode_query(query)
-        self.base = dict(decode.decode_matrix(self.path))
-        self.base.update(self.query)
-        self.headers = req.headers if isinstance(req.headers, dict) else {}
-        self._body: decode.Body | None = None
-
-    @property
-    def body(self) -> decode.Body:
-        if self._body is None:
-            data = self.req.post_data
-            if isinstance(data, (bytes, bytearray)):
-                data = bytes(data[: decode.MAX_BODY]).decode("utf-8", "replace")
-            self._body = decode.decode_body(data if isinstance(data, str) else None)
-        return self._body
-
-
-#: Returned by :func:`_resolve` when a value is present but its ``~regex``
-#: does not match (an id source then counts as malformed, not absent).
-_MISMATCH = object()
-
-
-class _Item:
-    """One hit candidate: merged params + JSON item + whole JSON document."""
-
-    __slots__ = ("params", "item", "doc")
-
-    def __init__(self, params: dict[str, str], item: Any, doc: Any):
-        self.params, self.item, self.doc = params, item, doc
-
-
-def _items(ctx: _Ctx, p: Pattern) -> list[_Item]:
-    body = ctx.body if (ctx.req.post_data or p.embedded) else decode.Body()
-    params = dict(ctx.base)
-    for k, v in body.params.items():
-        params.setdefault(k, v)
-    doc = body.json
-    for name in p.embedded:
-        if name in params:
-            emb = decode.decode_embedded_json(params[name])
-            if emb is not None:
-                doc = emb
-                for k, v in decode.flatten(emb).items():
-                    params.setdefault(k, v)
-                break
-    if p.split == "lines" and body.lines:
-        out = []
-        for line in body.lines:
-            merged = dict(ctx.base)
-            merged.update(line)
-            out.append(_Item(merged, None, doc))
-        return out
-    if p.split and p.split.startswith("json:") and doc is not None:
-        node = _json_get(doc, p.split[5:])
-        if not isinstance(node, list) and isinstance(doc, list):
-            node = doc  # the document itself is the batch
-        if isinstance(node, list) and node:
-            out = []
-            for it in node[: decode.MAX_ITEMS]:
-                merged = dict(params)
-                merged.update(decode.flatten(it))
-                out.append(_Item(merged, it, doc))
-            return out
-    return [_Item(params, None, doc)]
-
-
-def _resolve(s: _Spec, ctx: _Ctx, it: _Item) -> Any:
-    """Value of a source spec for one item, or None."""
-    k = s.kind
-    if k in ("path", "host", "url"):
-        text = ctx.path if k == "path" else ctx.host if k == "host" else ctx.url
-        m = s.rx.search(text)
-        if not m:
-            return None
-        groups = [g for g in m.groups() if g]
-        return "/".join(groups) if m.re.groups else m.group(0)
-    if k == "const":
-        return s.arg
-    if k == "auth":
-        return decode.basic_auth_user(ctx.headers)
-    if k == "p":
-        val: Any = it.params.get(s.arg)
-    elif k == "q":
-        val = ctx.query.get(s.arg)
-    elif k == "hdr":
-        val = next((v for h, v in ctx.headers.items() if str(h).lower() == s.arg.lower()), None)
-    else:  # json
-        val = None
-        if isinstance(it.item, (dict, list)):
-            val = _json_get(it.item, s.arg)
-        if val is None and it.doc is not None and it.doc is not it.item:
-            val = _json_get(it.doc, s.arg)
-    if val is None or val == "" or val == []:
-        return None
-    if s.rx is not None:
-        if not isinstance(val, str):
-            val = decode._str(val)
-        m = s.rx.search(val)
-        if not m:
-            return _MISMATCH
-        val = m.group(1) if s.rx.groups else m.group(0)
-    return val
-
-
-def _first(specs: tuple[_Spec, ...], ctx: _Ctx, it: _Item, strict: bool = False) -> Any:
-    """First non-empty value; with ``strict`` a regex mismatch stops the
-    search and is returned as :data:`_MISMATCH`."""
-    for s in specs:
-        v = _resolve(s, ctx, it)
-        if v is _MISMATCH:
-            if strict:
-                return v
-            continue
-        if v is not None and v != "":
-            return v
-    return None
-
-
-def _ids(c: _Compiled, ctx: _Ctx, it: _Item) -> list[str | None] | None:
-    """Normalised ids for an item; [None] when absent; None when malformed."""
-    raw = _first(c.ids, ctx, it, strict=True) if c.ids else None
+def _ids(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> list[str | None] | None:
+    """Normalised ids for a candidate; [None] when absent; None when malformed."""
+    raw = first_value(c.ids, ctx, it, strict=True) if c.ids else None
     if raw is None:
         return [None]
-    if raw is _MISMATCH:
+    if raw is MISMATCH:
         return None
     if isinstance(raw, list):
         values = raw
@@ -267,8 +115,10 @@ def _ids(c: _Compiled, ctx: _Ctx, it: _Item) -> list[str | None] | None:
     return out or None
 
 
-def _event(c: _Compiled, ctx: _Ctx, it: _Item) -> str | None:
-    v = _first(c.events, ctx, it)
+def _event(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> str | None:
+    """Event name of a candidate (first ``events`` spec that yields one),
+    capped at 200 characters, or None."""
+    v = first_value(c.events, ctx, it)
     if v is None:
         return None
     if isinstance(v, list):
@@ -278,18 +128,18 @@ def _event(c: _Compiled, ctx: _Ctx, it: _Item) -> str | None:
     return decode._str(v)[:200] or None
 
 
-def _match_one(c: _Compiled, ctx: _Ctx) -> list[Hit]:
+def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
     if c.host is not None and not c.host.search(ctx.host):
         return []
     if c.path is not None and not c.path.search(ctx.path):
         return []
     req = ctx.req
     hits: list[Hit] = []
-    for it in _items(ctx, c.pattern):
+    for it in candidates(ctx, c.pattern):
         ok = True
         for spec, rx in c.require:
-            v = _resolve(spec, ctx, it)
-            if v is None or v is _MISMATCH or not rx.search(v if isinstance(v, str) else decode._str(v)):
+            v = resolve(spec, ctx, it)
+            if v is None or v is MISMATCH or not rx.search(v if isinstance(v, str) else decode._str(v)):
                 ok = False
                 break
         if not ok:
@@ -314,12 +164,21 @@ def _match_one(c: _Compiled, ctx: _Ctx) -> list[Hit]:
 _NO_HIT_METHODS = frozenset({"OPTIONS"})
 
 
-def match_with(compiled: tuple[_Compiled, ...], req: Request) -> list[Hit]:
-    """Match one request against compiled patterns (see module docstring)."""
+def match_with(compiled: tuple[CompiledPattern, ...], req: Request) -> list[Hit]:
+    """Match one request against compiled patterns (see module docstring).
+
+    Args:
+        compiled: the result of :func:`compile_catalog`, tried in order.
+        req: a captured :class:`~tagcrawl.vendors.types.Request`.
+    Returns:
+        the hits of the first pattern that yields any (one
+        :class:`~tagcrawl.vendors.types.Hit` per candidate and account id),
+        or ``[]``.  Never raises.
+    """
     if isinstance(req.method, str) and req.method.upper() in _NO_HIT_METHODS:
         return []
     try:
-        ctx = _Ctx(req)
+        ctx = RequestContext(req)
     except Exception:
         return []
     for c in compiled:
@@ -332,6 +191,7 @@ def match_with(compiled: tuple[_Compiled, ...], req: Request) -> list[Hit]:
     return []
 
 
-def iter_match(compiled: tuple[_Compiled, ...], reqs: Iterable[Request]) -> Iterator[Hit]:
+def iter_match(compiled: tuple[CompiledPattern, ...], reqs: Iterable[Request]) -> Iterator[Hit]:
+    """:func:`match_with` over ``reqs``, lazily; hits in request order."""
     for r in reqs:
         yield from match_with(compiled, r)

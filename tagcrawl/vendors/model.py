@@ -1,8 +1,9 @@
 """Data model of the vendor catalog: :class:`Vendor` and :class:`Pattern`.
 
-A catalog entry is pure data.  The generic matcher (``matcher.py``) reads
-it; there is no per-vendor code.  Values are located with small *source
-specs*, strings of the form ``"<kind>:<arg>"``:
+A catalog entry is pure data.  The generic matcher (``matcher.py``; specs
+are parsed and resolved by ``sources.py``) reads it; there is no per-vendor
+code.  Values are located with small *source specs*, strings of the form
+``"<kind>:<arg>"``:
 
 =================  ==========================================================
 ``p:<name>``       decoded parameter: query, ``;k=v`` path params, form body,

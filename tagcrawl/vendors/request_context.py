@@ -1,0 +1,160 @@
+"""A captured request decoded for matching, and its hit candidates.
+
+:class:`RequestContext` decodes one request once (URL split, query and
+``;k=v`` path parameters; the body lazily, all via ``decode.py``) and is
+shared by every catalog pattern tried on it.  :func:`candidates` expands it
+into the units a pattern's source specs are read from: one per batch line or
+JSON list item (``Pattern.split``), with base64/JSON embedded parameters
+(``Pattern.embedded``) decoded.  :func:`json_get` reads a dotted path
+(``json:<a.b.0.c>`` specs, ``split="json:<path>"``) from a JSON document.
+"""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from . import decode
+from .model import Pattern
+from .types import Request
+
+
+def json_get(doc: Any, path: str) -> Any:
+    """Value at dotted ``path`` in a JSON document, or None.
+
+    Args:
+        doc: a decoded JSON value (dict / list / scalar).
+        path: ``"a.b.0.c"`` (list indexes are digits); ``""`` is ``doc``.
+    Returns:
+        the value found (any JSON type), None when a step is missing or null.
+        Keys that themselves contain dots (Adobe Media
+        ``"analytics.reportSuite"``) are found too: the longest matching key
+        wins at each level.
+    """
+    if not path:
+        return doc
+    return _json_walk(doc, path.split("."), 0)
+
+
+def _json_walk(node: Any, parts: list[str], depth: int) -> Any:
+    if not parts:
+        return node
+    if depth > 32:
+        return None
+    if isinstance(node, dict):
+        for i in range(len(parts), 0, -1):
+            key = ".".join(parts[:i])
+            if key in node and node[key] is not None:
+                found = _json_walk(node[key], parts[i:], depth + 1)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(node, list) and parts[0].isdigit() and int(parts[0]) < len(node):
+        return _json_walk(node[int(parts[0])], parts[1:], depth + 1)
+    return None
+
+
+class RequestContext:
+    """Per-request decoded state, shared by all patterns tried on a request.
+
+    Args:
+        req: the captured :class:`~tagcrawl.vendors.types.Request`.
+    Attributes:
+        req: that request.
+        url: its URL (``""`` when not a str).
+        host: lower-cased host name (``""`` when unparsable).
+        path: URL path, ``;params`` included.
+        query: decoded query string, str -> str (``decode.decode_query``).
+        base: ``;k=v`` path parameters updated with the query.
+        headers: request headers (``{}`` when not a dict).
+        body: the decoded body (``decode.Body``), decoded on first access.
+    """
+
+    def __init__(self, req: Request):
+        self.req = req
+        url = req.url if isinstance(req.url, str) else ""
+        self.url = url
+        try:
+            parts = urlsplit(url)
+            self.host = (parts.hostname or "").lower()
+            self.path = parts.path or ""
+            query = parts.query
+        except ValueError:
+            self.host, self.path, query = "", "", ""
+        self.query = decode.decode_query(query)
+        self.base = dict(decode.decode_matrix(self.path))
+        self.base.update(self.query)
+        self.headers = req.headers if isinstance(req.headers, dict) else {}
+        self._body: decode.Body | None = None
+
+    @property
+    def body(self) -> decode.Body:
+        """The request body decoded by ``decode.decode_body`` (bytes are
+        UTF-8 decoded, capped at ``decode.MAX_BODY``); computed once."""
+        if self._body is None:
+            data = self.req.post_data
+            if isinstance(data, (bytes, bytearray)):
+                data = bytes(data[: decode.MAX_BODY]).decode("utf-8", "replace")
+            self._body = decode.decode_body(data if isinstance(data, str) else None)
+        return self._body
+
+
+class Candidate:
+    """One hit candidate of a request: the unit specs are resolved against.
+
+    Attributes:
+        params: merged parameters, str -> str (path params, query, body
+            params, embedded JSON flattened, then the batch item's own).
+        item: the current JSON batch item (``split="json:..."``), else None.
+        doc: the whole JSON document (body or embedded), or None.
+    """
+
+    __slots__ = ("params", "item", "doc")
+
+    def __init__(self, params: dict[str, str], item: Any, doc: Any):
+        self.params, self.item, self.doc = params, item, doc
+
+
+def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
+    """Expand a request into hit candidates for pattern ``p``.
+
+    Args:
+        ctx: the decoded request.
+        p: the pattern; its ``embedded`` and ``split`` fields are used (see
+            :class:`~tagcrawl.vendors.model.Pattern`).
+    Returns:
+        one :class:`Candidate` per body line (``split="lines"``) or per JSON
+        list element (``split="json:<path>"``, at most ``decode.MAX_ITEMS``);
+        otherwise (or when there is no batch) a single candidate.
+    """
+    body = ctx.body if (ctx.req.post_data or p.embedded) else decode.Body()
+    params = dict(ctx.base)
+    for k, v in body.params.items():
+        params.setdefault(k, v)
+    doc = body.json
+    for name in p.embedded:
+        if name in params:
+            emb = decode.decode_embedded_json(params[name])
+            if emb is not None:
+                doc = emb
+                for k, v in decode.flatten(emb).items():
+                    params.setdefault(k, v)
+                break
+    if p.split == "lines" and body.lines:
+        out = []
+        for line in body.lines:
+            merged = dict(ctx.base)
+            merged.update(line)
+            out.append(Candidate(merged, None, doc))
+        return out
+    if p.split and p.split.startswith("json:") and doc is not None:
+        node = json_get(doc, p.split[5:])
+        if not isinstance(node, list) and isinstance(doc, list):
+            node = doc  # the document itself is the batch
+        if isinstance(node, list) and node:
+            out = []
+            for it in node[: decode.MAX_ITEMS]:
+                merged = dict(params)
+                merged.update(decode.flatten(it))
+                out.append(Candidate(merged, it, doc))
+            return out
+    return [Candidate(params, None, doc)]
