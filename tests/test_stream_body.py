@@ -8,6 +8,7 @@ import uuid
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from marshmallow import ValidationError
 
 from tagcrawl.errors import ApiError
 from tagcrawl.schemas import StreamEventRequestSchema, json_bounds_problem
@@ -106,6 +107,56 @@ def test_any_bytes_parse_or_get_a_400(data):
         assert isinstance(parse_object(data), dict)
     except ApiError as exc:
         assert exc.status == 400
+
+
+VALID_EVENT = {
+    "t": "0b8a3a5e-7f4e-4c56-9d3e-2f1f7c9c1a11", "vn": "Facebook Pixel", "e": "Purchase", "dm": "gtm", "mv": "1.4",
+    "sv": "2024.05", "tm": 1.7e12, "m": "POST", "vu": "https://www.facebook.com/tr/?id=1", "u": "https://shop.example/a",
+    "p": "/a", "dt": [{"value": 4.5, "ids": ["a"]}], "np": [{"q": 1}], "s": "gtm", "rl": 20240501, "env": "prod",
+    "do": "GTM-1", "et": 37, "vid": None, "cn": "C1:1", "sid": "1b8a3a5e-7f4e-4c56-9d3e-2f1f7c9c1a11", "cid": "c-7",
+    "undeclared": {"k": [1, 2]},
+}
+#: Values that sit on the edges of the stream fields' checks.
+EDGE_VALUES = st.sampled_from([
+    None, True, 0, -1, 1.5, 2 ** 53, 2 ** 53 + 1, 1e300, "", "x", "x" * 64, "x" * 65, "x" * 255, "x" * 256,
+    "x" * 2049, "GET", "0B8A3A5E-7F4E-4C56-9D3E-2F1F7C9C1A11", "{0b8a3a5e-7f4e-4c56-9d3e-2f1f7c9c1a11}",
+    "0b8a3a5e7f4e4c569d3e2f1f7c9c1a11", "https://a.example/" + "p" * 2040, "ftp://a.example/", "https://a b/",
+    [], [{}], [1], [{"a": "x" * 4097}], [[]], {"a": 1}, [{"a": [[[[[[[[1]]]]]]]]}],
+])
+EVENT_KEYS = st.sampled_from(sorted(VALID_EVENT) + ["x", "k" * 129])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(EVENT_KEYS, EDGE_VALUES | JSON_VALUES, max_size=4), st.sets(EVENT_KEYS, max_size=3))
+def test_quick_load_gives_loads_result(changes, dropped):
+    """quick_load == load for every body load accepts, None for every body it refuses."""
+    schema = StreamEventRequestSchema()
+    body = {key: value for key, value in {**VALID_EVENT, **changes}.items() if key not in dropped}
+    quick = schema.quick_load(body)
+    try:
+        loaded = schema.load(body)
+    except ValidationError:
+        assert quick is None
+        return
+    assert quick == loaded  # so the quick path takes every body that load accepts
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(KEYS, JSON_VALUES, max_size=8))
+def test_quick_load_of_any_object(body):
+    schema = StreamEventRequestSchema()
+    try:
+        loaded = schema.load(body)
+    except ValidationError:
+        assert schema.quick_load(body) is None
+    else:
+        assert schema.quick_load(body) == loaded
+
+
+def test_quick_load_takes_valid_events():
+    schema = StreamEventRequestSchema()
+    assert schema.quick_load(VALID_EVENT) == schema.load(VALID_EVENT)
+    assert schema.quick_load({"t": VALID_EVENT["t"], "vn": "v", "e": "e"}) is not None
 
 
 def test_round_trip_of_a_valid_body():
