@@ -52,13 +52,20 @@ def _submit_together(writer, rows, timeout=10.0):
         return list(pool.map(one, rows))
 
 
+def _busy(writer, cid):
+    """As right after a batch of several rows was taken: the next batch waits for company."""
+    writer._last_taken, writer._last_size = time.monotonic(), 2
+    return writer.batches
+
+
 def test_rows_of_concurrent_requests_share_one_transaction(app):
     writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=20)
     cid = _customer_id(app)
+    before = _busy(writer, cid)
     started = time.monotonic()
     outcomes = _submit_together(writer, [_row(cid, f"e{i}") for i in range(20)])
     assert outcomes == [None] * 20
-    assert writer.batches == 1  # one transaction for the 20 rows
+    assert writer.batches == before + 1  # one transaction for the 20 rows
     assert time.monotonic() - started < 15  # went when every thread waited, not at the 30 s deadline
     assert count_rows(app) == 20
 
@@ -66,26 +73,70 @@ def test_rows_of_concurrent_requests_share_one_transaction(app):
 def test_batch_size_caps_a_transaction(app):
     writer = GroupWriter(app, batch_size=3, wait_s=1.0, threads=7)
     cid = _customer_id(app)
+    before = _busy(writer, cid)
     assert _submit_together(writer, [_row(cid) for _ in range(7)]) == [None] * 7
-    assert writer.batches == 3  # 3 + 3, then the last row alone after wait_s
+    assert writer.batches == before + 3  # 3 + 3, then the last row alone after wait_s
     assert count_rows(app) == 7
 
 
-def test_a_lone_row_waits_at_most_the_batch_wait(app):
+def test_a_row_of_busy_traffic_waits_at_most_the_batch_wait(app):
     writer = GroupWriter(app, batch_size=100, wait_s=0.3, threads=4)
     cid = _customer_id(app)
+    _busy(writer, cid)
     started = time.monotonic()
     writer.submit(_row(cid), 10.0)
     assert 0.25 <= time.monotonic() - started < 5
     assert count_rows(app) == 1
 
 
+def test_a_batch_with_company_makes_the_next_one_wait(app):
+    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=2)
+    cid = _customer_id(app)
+    committing, release = threading.Event(), threading.Event()
+    original = writer._commit
+
+    def slow_commit(insert, batch):  # the first batch is in the database while two rows meet in the queue
+        committing.set()
+        release.wait(10)
+        original(insert, batch)
+
+    writer._commit = slow_commit
+    first = threading.Thread(target=writer.submit, args=(_row(cid), 60.0))
+    first.start()
+    assert committing.wait(10)  # the lone first row was taken at once
+    rest = [threading.Thread(target=writer.submit, args=(_row(cid), 60.0)) for _ in range(2)]
+    with writer._cond:
+        for thread in rest:
+            thread.start()
+        assert writer._cond.wait_for(lambda: len(writer._queue) == 2, 10)  # submit notifies at 2 (= threads)
+    release.set()
+    for thread in [first, *rest]:
+        thread.join(20)
+    assert (writer.batches, writer._last_size) == (2, 2)  # 1 row, then the 2 that met
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable):
+        writer.submit(_row(cid), 0.3)  # a batch with company just went: this row waits for more (30 s)
+    assert time.monotonic() - started < 15
+    assert count_rows(app) == 3
+
+
+def test_rows_of_light_traffic_go_at_once(app):
+    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=4)
+    cid = _customer_id(app)
+    started = time.monotonic()
+    for _ in range(3):  # one client, one event after the other: no company to wait for
+        writer.submit(_row(cid), 60.0)
+    assert time.monotonic() - started < 15  # none held for the 30 s batch wait
+    assert writer.batches == 3 and count_rows(app) == 3
+
+
 def test_a_bad_row_fails_alone(app):
     writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=3)
     cid = _customer_id(app)
+    before = _busy(writer, cid)
     rows = [_row(cid, "ok1"), _row(999_999, "bad"), _row(cid, "ok2")]  # no customer 999999: FK violation
     outcomes = _submit_together(writer, rows)
-    assert writer.batches == 0  # the batch failed, its rows went one by one
+    assert writer.batches == before  # the batch failed, its rows went one by one
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], StoreUnavailable)
     assert sorted(r.event_name for r in stored(app)) == ["ok1", "ok2"]
@@ -94,8 +145,9 @@ def test_a_bad_row_fails_alone(app):
 def test_a_row_not_taken_in_time_is_withdrawn(app):
     writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=4)
     cid = _customer_id(app)
+    _busy(writer, cid)
     with pytest.raises(StoreUnavailable):
-        writer.submit(_row(cid), 0.2)  # the writer holds it back for 30 s
+        writer.submit(_row(cid), 0.2)  # busy traffic: the writer holds it back for 30 s
     assert count_rows(app) == 0
 
 

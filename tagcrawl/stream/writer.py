@@ -7,7 +7,11 @@ committed (returns) or not (raises ``StoreUnavailable``).  The writer takes a
 batch when it has ``STREAM_BATCH_SIZE`` rows, when ``STREAM_BATCH_WAIT_MS``
 have passed since its first row was queued, or as soon as every request
 thread of the process (``GUNICORN_THREADS``) is waiting on it: no further row
-can come then, so waiting longer would only add latency.  The batch is
+can come then, so waiting longer would only add latency.  A batch waits for
+company only while there is some: when the previous batch held more than one
+row and was taken less than ``STREAM_BATCH_WAIT_MS`` before.  Otherwise
+(light traffic, or one client sending events one after the other) the row
+goes at once; as soon as rows meet in the queue, batches wait again.  The batch is
 inserted at once, all or nothing (see ``inserts.py``).  When that fails for a
 reason other than a lost database, each row is retried on its own so a bad
 row fails alone.  All waits are on a Condition or an Event.
@@ -62,6 +66,8 @@ class GroupWriter:
         self._cond = threading.Condition()
         self._queue: list[_Pending] = []
         self._thread: threading.Thread | None = None
+        self._last_taken = float("-inf")  # monotonic time the previous batch was taken
+        self._last_size = 0  # rows of the previous batch
         self.batches = 0  # committed batches (for the bench and the tests)
 
     def submit(self, row: dict, timeout: float) -> None:
@@ -102,7 +108,10 @@ class GroupWriter:
                         self._thread = None
                         return None
                     self._cond.wait(remaining)
-                deadline = self._queue[0].queued_at + self.wait_s
+                first = self._queue[0].queued_at
+                deadline = first + self.wait_s
+                if self._last_size < 2 or first - self._last_taken >= self.wait_s:
+                    deadline = first  # no company lately: nothing to wait for
                 while self._queue and len(self._queue) < self.enough:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
@@ -112,6 +121,7 @@ class GroupWriter:
                     break
             batch = self._queue[:self.batch_size]
             del self._queue[:self.batch_size]
+            self._last_taken, self._last_size = time.monotonic(), len(batch)
             for pending in batch:
                 pending.taken = True
             return batch
