@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_STAMP := $(VENV)/.apt-updated
 
-.PHONY: demo test install install-dev system-browser system-postgres system-grid bench clean
+.PHONY: demo test install install-dev system-browser system-postgres system-grid system-bench bench clean
 
 $(APT_STAMP):
 	mkdir -p $(VENV)
@@ -62,8 +62,16 @@ demo: install
 test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: install-dev
-	$(PY) -m bench.run_all
+# wrk drives the stream throughput bench.
+system-bench:
+	@if ! command -v wrk >/dev/null; then \
+	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; fi
+
+# Benchmarks (not tests): crawl latency/throughput/memory, then stream ingestion
+# throughput against a trivial endpoint.  Figures are in README.md.
+bench: install-dev system-bench
+	$(PY) -m bench.crawl_bench
+	$(PY) bench/stream_throughput.py --duration 10 --rounds 5
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis

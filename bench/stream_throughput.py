@@ -8,18 +8,21 @@ with wrk (Debian package ``wrk``):
 1. warm-up of both endpoints (not counted);
 2. ``--rounds`` rounds of ``--duration`` seconds each, alternating
    ``POST /bench/trivial`` (parses the JSON, answers 204: the baseline),
-   ``POST /bench/checks`` (every check of the stream endpoint and the row
-   built, not stored: where the cost is before group commit) and
-   ``POST /stream/api/v1`` (the real endpoint, PostgreSQL behind it), so a
-   change in background load hits all alike; medians are reported, with the
-   CPU time that gunicorn and PostgreSQL spent per request;
+   ``POST /bench/store`` (parses the JSON, stores a ready-made row through
+   group commit: the cost of storing alone, a ceiling for any stream
+   endpoint), ``POST /bench/checks`` (every check of the stream endpoint and
+   the row built, not stored) and ``POST /stream/api/v1`` (the real endpoint,
+   PostgreSQL behind it), so a change in background load hits all alike (see
+   ``stream_bench_app.py``); medians are reported, with the CPU time that
+   gunicorn and PostgreSQL spent per request, and the CPU time the
+   hypervisor took from the VM (steal) during each round;
 3. an accounting run on an emptied table: wrk posts events for
    ``--duration`` seconds, then for 5 s only ``GET /`` (health), so no event
    request is cut off when wrk stops; then ``count(rows) == count(204
    answers)`` must hold exactly, both as wrk counted them and as gunicorn's
    access log did.
 
-    python bench/stream_throughput.py [--duration 15] [--rounds 3] [--connections 32]
+    python bench/stream_throughput.py [--duration 15] [--rounds 5] [--connections 32]
 
 Exit status 1 when the accounting fails (rows != 204 answers sent, or an
 answer lost without a socket error to explain it).  Needs wrk and the PostgreSQL server
@@ -81,8 +84,10 @@ end
 """
 
 #: The endpoints of a timed round, in the order they run.
-ENDPOINTS = {"trivial": "/bench/trivial", "checks": "/bench/checks", "stream": "/stream/api/v1"}
+ENDPOINTS = {"trivial": "/bench/trivial", "store": "/bench/store", "checks": "/bench/checks",
+             "stream": "/stream/api/v1"}
 LABELS = {"trivial": "POST /bench/trivial (parse JSON, 204)",
+          "store": "POST /bench/store (parse JSON, group-commit a ready row)",
           "checks": "POST /bench/checks (stream checks, not stored)",
           "stream": "POST /stream/api/v1"}
 
@@ -175,10 +180,18 @@ def run_wrk(url: str, lua_path: str, duration: int, args, *script_args: str) -> 
     return result
 
 
+def steal_share(before, after) -> float:
+    """Share of the machine's CPU time that the hypervisor took (``steal``), between two ``cpu_times()``."""
+    total = sum(after) - sum(before)
+    return (after.steal - before.steal) / total if total > 0 else 0.0
+
+
 def measured(url: str, lua_path: str, duration: int, args, pids: dict) -> dict:
     """A timed wrk run plus the CPU ms per request of each process tree in ``pids``."""
     before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    machine = psutil.cpu_times()
     result = run_wrk(url, lua_path, duration, args)
+    result["steal"] = steal_share(machine, psutil.cpu_times())
     for name, pid in pids.items():
         result[f"cpu_{name}_ms"] = (cpu_seconds(pid) - before[name]) * 1000 / max(result["requests"], 1)
     return result
@@ -253,9 +266,11 @@ def report(args, rounds: list[dict], accounting: dict, rows: int) -> bool:
               f"{med('p99_us', which) / 1000:.1f} | {med('cpu_gunicorn_ms', which):.2f} | "
               f"{med('cpu_postgres_ms', which):.2f} | {sum(r[which]['other'] for r in rounds)} |")
     print()
-    for which in ("checks", "stream"):
+    for which in ("store", "checks", "stream"):
         print(f"{which} / trivial requests/s per round: {', '.join(f'{x:.0%}' for x in ratios(which))}; "
               f"median {statistics.median(ratios(which)):.0%}" + (" (goal >= 70%)" if which == "stream" else ""))
+    steal = [max(r[which]["steal"] for which in ENDPOINTS) for r in rounds]
+    print(f"CPU taken by the hypervisor (steal), highest of each round: {', '.join(f'{x:.0%}' for x in steal)}")
     server_exact = rows == accounting["server_204"] and accounting["other"] == 0
     lost = accounting["server_204"] - accounting["n204"]  # sent by gunicorn, never read by wrk
     exact = server_exact and 0 <= lost <= accounting["errors"]
@@ -280,7 +295,7 @@ def report(args, rounds: list[dict], accounting: dict, rows: int) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=int, default=15, help="seconds per endpoint and round")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--warmup", type=int, default=5, help="seconds of warm-up per endpoint")
@@ -326,8 +341,8 @@ def main() -> int:
         for i in range(args.rounds):
             results = {name: measured(base + path, scripts["timed"], args.duration, args, pids)
                        for name, path in ENDPOINTS.items()}
-            print(f"round {i + 1}: " + ", ".join(f"{name} {r['rps']:.0f}/s" for name, r in results.items()),
-                  file=sys.stderr)
+            print(f"round {i + 1}: " + ", ".join(f"{name} {r['rps']:.0f}/s (steal {r['steal']:.0%})"
+                                                 for name, r in results.items()), file=sys.stderr)
             rounds.append(results)
         wait_quiet(db_url)
         sql(db_url, "truncate stream_events")
