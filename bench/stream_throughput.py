@@ -254,7 +254,7 @@ def report(args, rounds: list[dict], accounting: dict, rows: int) -> bool:
 
     workers = os.environ.get("WEB_CONCURRENCY", "2")
     threads = os.environ.get("GUNICORN_THREADS", "4")
-    max_req = os.environ.get("GUNICORN_MAX_REQUESTS", "50000")
+    max_req = os.environ.get("GUNICORN_MAX_REQUESTS", "1000000")
     print(f"\nwrk -t{args.threads} -c{args.connections}, {args.rounds} rounds x {args.duration}s per endpoint; "
           f"gunicorn gthread {workers} workers x {threads} threads, max_requests {max_req}; "
           f"{os.cpu_count()} CPUs, load average before {args.load_before:.1f}, niceness {args.nice}\n")

@@ -17,14 +17,16 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", str(int(_crawl_timeout) + 15)))
 graceful_timeout = 30
 keepalive = 5
 # Recycling is a safety net against slow leaks (Chrome itself is recycled by
-# the browser pool after ``max_crawls``).  A worker start costs about 2 s of
-# CPU (imports, warm-up), so the limit must be far above what a burst of
-# stream events reaches: at 1,000 requests per restart, a worker taking ~1,000
-# events/s restarted every second and the service lost two thirds of its
-# capacity (bench/stream_throughput.py).  At 50,000 a worker restarts at most
-# every ~50 s under that load, about 4% of one core.
-max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "50000"))
-max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "5000"))
+# the browser pool after ``max_crawls``).  A worker start costs about 1 s of
+# CPU (imports and warm-up: 0.8 s on an idle core), and gunicorn counts every
+# request alike, so the limit must be far above what stream events reach: a
+# worker takes ~2,500 events/s on 2 vCPUs (bench/stream_throughput.py).  At
+# 1,000 requests it restarted every second and the service lost two thirds of
+# its capacity; at 50,000 every ~20 s, and the bench rounds that fell on a
+# restart were halved.  At 1,000,000 it restarts every ~7 minutes at full
+# event load, and after a million crawls otherwise.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000000"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "50000"))
 accesslog = "-"
 # Never log query strings or bodies with secrets: the access log has method, path, status, time.
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(M)sms'
