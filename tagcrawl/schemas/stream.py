@@ -217,6 +217,29 @@ class StreamEventRequestSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
+    t = StreamUUID(required=True)
+    vn = StreamString(STREAM_NAME_MAX, 1, required=True)
+    e = StreamString(STREAM_NAME_MAX, 1, required=True)
+    dm = StreamString(STREAM_SHORT_MAX)
+    mv = StreamString(STREAM_SHORT_MAX)
+    sv = StreamString(STREAM_SHORT_MAX)
+    tm = JsonNumber(validate=validate.Range(min=0, max=STREAM_TM_MAX, error=RANGE_TM_MSG))
+    m = StreamString(STREAM_METHOD_MAX)
+    vu = StreamUrl()
+    u = StreamUrl()
+    p = StreamString(URL_MAX)
+    dt = ObjectList()
+    np = ObjectList()
+    s = StreamString(STREAM_NAME_MAX)
+    rl = StringOrInteger(validate=Capped(STREAM_SHORT_MAX))
+    env = StreamString(STREAM_SHORT_MAX)
+    do = StreamString(STREAM_NAME_MAX)
+    et = StreamInteger(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG))
+    vid = StreamString(STREAM_NAME_MAX, allow_none=True)
+    cn = StreamString(STREAM_NAME_MAX, allow_none=True)
+    sid = StreamUUID()
+    cid = StreamString(STREAM_NAME_MAX, allow_none=True)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, field in self.load_fields.items():
@@ -261,29 +284,6 @@ class StreamEventRequestSchema(Schema):
             except ValidationError:
                 return None
         return loaded
-
-    t = StreamUUID(required=True)
-    vn = StreamString(STREAM_NAME_MAX, 1, required=True)
-    e = StreamString(STREAM_NAME_MAX, 1, required=True)
-    dm = StreamString(STREAM_SHORT_MAX)
-    mv = StreamString(STREAM_SHORT_MAX)
-    sv = StreamString(STREAM_SHORT_MAX)
-    tm = JsonNumber(validate=validate.Range(min=0, max=STREAM_TM_MAX, error=RANGE_TM_MSG))
-    m = StreamString(STREAM_METHOD_MAX)
-    vu = StreamUrl()
-    u = StreamUrl()
-    p = StreamString(URL_MAX)
-    dt = ObjectList()
-    np = ObjectList()
-    s = StreamString(STREAM_NAME_MAX)
-    rl = StringOrInteger(validate=Capped(STREAM_SHORT_MAX))
-    env = StreamString(STREAM_SHORT_MAX)
-    do = StreamString(STREAM_NAME_MAX)
-    et = StreamInteger(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG))
-    vid = StreamString(STREAM_NAME_MAX, allow_none=True)
-    cn = StreamString(STREAM_NAME_MAX, allow_none=True)
-    sid = StreamUUID()
-    cid = StreamString(STREAM_NAME_MAX, allow_none=True)
 
     @validates_schema(pass_original=True)
     def _check_extra(self, data, original, **kwargs):

@@ -7,14 +7,17 @@ committed (returns) or not (raises ``StoreUnavailable``).  The writer takes a
 batch when it has ``STREAM_BATCH_SIZE`` rows, when ``STREAM_BATCH_WAIT_MS``
 have passed since its first row was queued, or as soon as every request
 thread of the process (``GUNICORN_THREADS``) is waiting on it: no further row
-can come then, so waiting longer would only add latency.  A batch waits for
-company only while there is some: when the previous batch held more than one
-row and was taken less than ``STREAM_BATCH_WAIT_MS`` before.  Otherwise
-(light traffic, or one client sending events one after the other) the row
-goes at once; as soon as rows meet in the queue, batches wait again.  The batch is
-inserted at once, all or nothing (see ``inserts.py``).  When that fails for a
-reason other than a lost database, each row is retried on its own so a bad
-row fails alone.  All waits are on a Condition or an Event.
+can come then, so waiting longer would only add latency.
+
+A batch waits for company only while there is some: when the previous batch
+held more than one row and was taken less than ``STREAM_BATCH_WAIT_MS``
+before.  Otherwise (light traffic, or one client sending events one after
+the other) the row goes at once; as soon as rows meet in the queue (they
+came while a batch was being committed), batches wait again.
+
+The batch is inserted at once, all or nothing (see ``inserts.py``).  When
+that fails for a reason other than a lost database, each row is retried on
+its own so a bad row fails alone.  All waits are on a Condition or an Event.
 """
 from __future__ import annotations
 
