@@ -72,7 +72,8 @@ def load_settings(environ: dict | None = None) -> dict:
         "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
         # Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
         # STREAM_BATCH_WAIT_MS after its first row, or as soon as every request
-        # thread of the process (GUNICORN_THREADS) waits on it (stream/writer.py).
+        # thread of the process (GUNICORN_THREADS) waits on it; without company
+        # lately (light traffic), a row goes at once (stream/writer.py).
         "STREAM_BATCH_SIZE": _int(env.get("TAGCRAWL_STREAM_BATCH_SIZE"), 100),
         "STREAM_BATCH_WAIT_MS": _int(env.get("TAGCRAWL_STREAM_BATCH_WAIT_MS"), 10),
         # How long a request may wait for the writer to take its row before it
