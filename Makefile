@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_STAMP := $(VENV)/.apt-updated
 
-.PHONY: demo test install install-dev system-browser system-postgres system-grid system-bench bench clean
+.PHONY: demo test install install-dev system-browser system-postgres system-grid system-node npm-fixtures system-bench bench clean
 
 $(APT_STAMP):
 	mkdir -p $(VENV)
@@ -34,10 +34,25 @@ GRID_JAR := $(VENV)/grid/node_modules/@nightwatch/selenium-server/lib/selenium-s
 system-grid:
 	@if ! command -v java >/dev/null; then \
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq default-jre-headless; fi
-	@if ! command -v npm >/dev/null; then \
-	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm; fi
+	@$(MAKE) system-node
 	@if [ ! -f $(GRID_JAR) ]; then \
 	  npm install --prefix $(VENV)/grid --ignore-scripts --no-audit --no-fund @nightwatch/selenium-server@$(GRID_VERSION); fi
+
+# Node.js and npm, for the Grid jar and the npm fixture packages.
+system-node:
+	@if ! command -v npm >/dev/null; then \
+	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm; fi
+
+# The vendors' and CMP authors' own published code for the fixture pages,
+# pinned in tests/web/npm/package.json and package-lock.json, served by the
+# fixture web as a public npm CDN would (tests/web/npm_cdn.py).  Install
+# scripts are skipped: only the published files are needed.
+NPM_DIR := tests/web/npm
+$(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
+	@$(MAKE) system-node
+	cd $(NPM_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+npm-fixtures: $(NPM_DIR)/node_modules/.package-lock.json
 
 $(VENV)/.installed: requirements.txt setup.cfg
 	python3 -m venv $(VENV)
@@ -51,7 +66,7 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	touch $@
 
 install: system-browser $(VENV)/.installed
-install-dev: install system-postgres system-grid $(VENV)/.installed-dev
+install-dev: install system-postgres system-grid npm-fixtures $(VENV)/.installed-dev
 
 # Starts the service on the embedded SQLite default, crawls the bundled demo
 # shop (served offline by the fixture web) through the HTTP API, prints the

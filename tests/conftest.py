@@ -142,3 +142,14 @@ def private_pool(browser):
     yield make
     for config in configs:
         get_pool(config).shutdown()
+
+
+@pytest.fixture(scope="session")
+def npm_packages():
+    """The pinned npm fixture packages (``make npm-fixtures``); skips, or fails
+    in CI, when they are not installed.  Returns ``tests.web.npm_cdn``."""
+    from .web import npm_cdn
+
+    if not npm_cdn.installed():
+        _missing("npm fixture packages (make npm-fixtures)")
+    return npm_cdn

@@ -7,6 +7,7 @@ and plain HTTP (the first byte of a connection tells which).
 
 Routing, by ``Host`` and path:
 - ``sites/<host>/<path>``: static files (``index.html`` for a directory);
+- ``npm_cdn.py``: published npm packages as ``cdn.jsdelivr.net``/``unpkg.com`` serve them;
 - ``vendors.py``: emulated vendor endpoints (libraries and beacon endpoints);
 - ``/__fixture/...``: behaviours (status codes, redirects, slow responses).
 Every request is recorded in ``FixtureWeb.log`` (host, method, path, body).
@@ -22,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from . import behaviours, cmp_pages, snippet_pages, vendors
+from . import behaviours, cmp_pages, npm_cdn, snippet_pages, vendors
 
 HERE = Path(__file__).parent
 SITES = HERE / "sites"
@@ -48,7 +49,8 @@ class _Handler(BaseHTTPRequestHandler):
             web.log.append(entry)
             web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        for route in (behaviours.route, cmp_pages.route, snippet_pages.route, vendors.route, web.extra_route):
+        for route in (behaviours.route, npm_cdn.route, cmp_pages.route, snippet_pages.route, vendors.route,
+                      web.extra_route):
             if route is None:
                 continue
             answer = route(host, parts.path, query, self.command, body, self.headers, web)
