@@ -1,4 +1,4 @@
-"""Consent: find the banner, click its accept button, verify the click.
+"""Consent: find the banner, click its accept (or reject) button, verify the click.
 
 Layers, in order, in every document (main frame, open shadow roots, closed
 ones the page hooks recorded, then each iframe, cross-site/out-of-process
@@ -9,15 +9,14 @@ dialog layers.  Late banners are awaited by DOM-change events from the page
 hooks, never by a fixed delay, and only while something that could still draw
 one (a request, a timer of up to ``CONSENT_WAIT_MS``) is pending.
 
-The click is a real WebDriver click (a JS click only when WebDriver's is
-intercepted).  It is verified by what the page did: the banner is gone or
-hidden, a consent cookie or storage entry appeared, or the TCF API reported
-``useractioncomplete``.
+The action is ``options.consentAction``: "accept", "reject" (the refuse
+button, through a second layer when the banner has none) or "none" (find,
+never click).  Clicking, verifying and falling back to the next candidate
+live in ``consent_choice.py``.
 """
 from __future__ import annotations
 
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,28 +24,25 @@ from pathlib import Path
 from selenium.common.exceptions import WebDriverException
 
 from . import consent_rules as rules
+from .consent_choice import choose, enter
 
 log = logging.getLogger(__name__)
 
 SCAN_JS = Path(__file__).with_name("consent_scan.js").read_text()
 MAX_FRAME_DEPTH = 3
 RULES_ARG = {
-    "cmps": [{k: c[k] for k in ("name", "presence", "accept", "frames", "frame_accept", "globals")}
+    "cmps": [{k: c[k] for k in ("name", "presence", "accept", "frames", "frame_accept", "globals", "reject",
+                                "settings", "save", "frame_reject", "frame_settings", "frame_save")}
              for c in rules.CMPS],
+    "reject": rules.REJECT_WORDS,
+    "settingsWords": rules.SETTINGS_WORDS,
+    "save": rules.SAVE_WORDS,
     "accept": sorted({p for phrases in rules.ACCEPT_PHRASES.values() for p in phrases}),
     "never": rules.NEVER_WORDS,
     "consentWords": rules.CONSENT_WORDS,
     "ageWords": rules.AGE_GATE_WORDS,
 }
-CMPS_BY_NAME = {c["name"]: c for c in rules.CMPS}
-GENERIC_CONSENT_NAME = re.compile(rules.CONSENT_STORAGE_PATTERN, re.IGNORECASE)
-STATE_JS = """(() => {
-  const storage = {};
-  try { for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);
-        storage[k] = String(localStorage.getItem(k)).slice(0, 300); } } catch (e) {}
-  const tcf = window.__tcConsent;
-  return {storage, tcf: tcf ? tcf.status : null};
-})()"""
+ACTIONS = ("accept", "reject", "none")
 
 
 @dataclass
@@ -55,18 +51,27 @@ class ConsentResult:
 
     Attributes:
         banner: a consent banner was found.
-        button_text: visible text of the accept button clicked (or found,
-            when clicking was not asked), whitespace-normalised.
+        action: "accept", "reject" or "none" (``options.consentAction``).
+        button_text: visible text of the button whose click was verified;
+            else of the first candidate (found, or clicked without effect),
+            whitespace-normalised.
         cmp: CMP name when known ("OneTrust", "TCF CMP 10"), else None.
-        clicked: the button was clicked.
-        verified: after the click, ``evidence`` holds at least one signal.
+        clicked: a candidate was clicked.
+        verified: a click was verified: for accept, ``evidence`` holds at least
+            one signal; for reject, the banner is gone and a choice was stored.
         how: "cmp", "tcf" or "heuristic".
         evidence: what showed the click worked: "banner hidden",
             "cookie <name>", "storage <key>", "tcf useractioncomplete".
         rounds: how many times the page was scanned (1 + DOM changes waited for).
+        attempts: labels of the buttons clicked, in order (settings included).
+        choice_ms: epoch milliseconds of the verified click (None without one):
+            the boundary between ``before_consent`` and ``after_<action>``.
+        cookies_at_choice: (name, domain) of the cookies present just before
+            the verified click.
     """
 
     banner: bool = False
+    action: str = "accept"
     button_text: str | None = None
     cmp: str | None = None
     clicked: bool = False
@@ -74,6 +79,9 @@ class ConsentResult:
     how: str | None = None
     evidence: list[str] = field(default_factory=list)
     rounds: int = 0
+    attempts: list[str] = field(default_factory=list)
+    choice_ms: float | None = None
+    cookies_at_choice: set = field(default_factory=set)
 
 
 @dataclass
@@ -87,7 +95,7 @@ class _Finding:
     box_path: tuple = ()
 
 
-def _run_scan(driver, extra: dict):
+def run_scan(driver, extra: dict):
     try:
         return driver.execute_script(SCAN_JS, dict(RULES_ARG, **extra))
     except WebDriverException as exc:
@@ -95,11 +103,12 @@ def _run_scan(driver, extra: dict):
         return None
 
 
-def _scan(driver, extra: dict | None = None, depth: int = 0, path: tuple = ()) -> _Finding | None:
+def scan_frames(driver, extra: dict | None = None, depth: int = 0, path: tuple = ()) -> _Finding | None:
     """Scan the current document, then its iframes (depth first, the banner's
     own iframes first).  Returns the finding with a button, else the first
-    banner found without one, else None.  Leaves the driver where it started."""
-    scan = _run_scan(driver, extra or {})
+    banner found without one, else None.  Leaves the driver where it started.
+    ``extra`` (``action``, ``secondLayer``) is passed to every frame's scan."""
+    scan = run_scan(driver, extra or {})
     if not scan:
         return None
     best = _Finding(scan, path, scan.get("box"), path) if scan.get("found") else None
@@ -115,9 +124,10 @@ def _scan(driver, extra: dict | None = None, depth: int = 0, path: tuple = ()) -
         except WebDriverException:
             continue
         try:
-            inner = _scan(driver, {"frameLayered": bool(layered), "relaxWords": relax}, depth + 1, path + (frame,))
+            inner = scan_frames(driver, dict(extra or {}, frameLayered=bool(layered), relaxWords=relax), depth + 1,
+                                path + (frame,))
         finally:
-            _back(driver, path)
+            back(driver, path)
         if inner and inner.scan.get("button") is not None:
             if best:  # the banner container is out here, its button in the frame
                 inner.scan["cmp"] = inner.scan.get("cmp") or best.scan.get("cmp")
@@ -127,80 +137,16 @@ def _scan(driver, extra: dict | None = None, depth: int = 0, path: tuple = ()) -
     return best
 
 
-def _back(driver, path: tuple) -> None:
+def back(driver, path: tuple) -> None:
     """Return from a child frame to the frame at ``path`` (the child may be gone)."""
     try:
         driver.switch_to.parent_frame()
     except WebDriverException:
-        _enter(driver, path)
+        enter(driver, path)
 
 
-def _enter(driver, path: tuple) -> bool:
-    """Switch from the top document down ``path``; False when a frame is gone."""
-    driver.switch_to.default_content()
-    try:
-        for frame in path:
-            driver.switch_to.frame(frame)
-        return True
-    except WebDriverException:
-        return False
-
-
-def _click(driver, element) -> bool:
-    try:
-        element.click()
-        return True
-    except WebDriverException:
-        try:
-            driver.execute_script("arguments[0].click();", element)
-            return True
-        except WebDriverException:
-            return False
-
-
-def _shown(driver, path: tuple, element) -> bool:
-    """Is ``element`` (in the frame at ``path``) still shown?  Gone from the
-    DOM, or its frame gone, counts as not shown."""
-    if element is None or not _enter(driver, path):
-        return False
-    try:
-        return bool(driver.execute_script(SCAN_JS, {"mode": "check"}, element)[0])
-    except WebDriverException:
-        return False
-
-
-def _state(session) -> dict:
-    """Cookies (every domain) and the top document's localStorage and TCF status."""
-    try:  # CDP trouble here must not fail the crawl: it only weakens the evidence
-        cookies = {(c.get("name"), c.get("domain")): c.get("value") for c in session.cookies()}
-    except Exception:
-        cookies = {}
-    try:
-        page = session.evaluate(STATE_JS) or {}
-    except Exception:
-        page = {}
-    return {"cookies": cookies, "storage": page.get("storage") or {}, "tcf": page.get("tcf")}
-
-
-def _changed(before: dict, after: dict, names: list[str]) -> list:
-    def consent_like(name: str) -> bool:
-        return any(name.startswith(n) for n in names) or bool(GENERIC_CONSENT_NAME.search(name))
-    return sorted({k for k, v in after.items() if before.get(k) != v
-                   and consent_like(k[0] if isinstance(k, tuple) else k)}, key=str)
-
-
-def _evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bool) -> list[str]:
-    known = CMPS_BY_NAME.get(cmp_name or "", {})
-    found = ["banner hidden"] if banner_hidden else []
-    found += [f"cookie {name}" for name, _domain in _changed(before["cookies"], after["cookies"],
-                                                            known.get("consent_cookies", []))]
-    found += [f"storage {k}" for k in _changed(before["storage"], after["storage"], known.get("storage", []))]
-    if after["tcf"] == "useractioncomplete" != before["tcf"]:
-        found.append("tcf useractioncomplete")
-    return list(dict.fromkeys(found))
-
-
-def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResult) -> _Finding | None:
+def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResult,
+                     extra: dict) -> _Finding | None:
     """Scan until a banner with a button is found, nothing that could draw
     one is pending any more, or ``CONSENT_WAIT_MS`` passed; between scans,
     wait for the next DOM change (or request, or timer) of the page."""
@@ -210,8 +156,9 @@ def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResu
         since = time.monotonic()
         result.rounds += 1
         driver.switch_to.default_content()
-        found = _scan(driver)
-        if (found and found.scan.get("button") is not None) or time.monotonic() >= give_up:
+        found = scan_frames(driver, extra)
+        ready = found and (found.scan.get("button") is not None or found.scan.get("settings"))
+        if ready or time.monotonic() >= give_up:
             return found
         changed = capture.wait_dom_change(since, 0)
         if not changed and capture.idle(0, include_late=True):
@@ -220,51 +167,37 @@ def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResu
             return found
 
 
-def handle_consent(session, config: dict, click: bool, deadline: float) -> ConsentResult:
-    """Find the consent banner and, when ``click``, accept it and verify.
+
+
+def handle_consent(session, config: dict, click: bool = True, deadline: float = 0.0,
+                   action: str | None = None) -> ConsentResult:
+    """Find the consent banner and, unless the action is "none", click its
+    accept or reject button, verify, and fall back to the next candidate.
 
     Args:
         session: the crawl's ``CrawlSession`` (driver on the page, capture).
         config: settings (``CONSENT_WAIT_MS``, ``QUIET_MS``, ``QUIET_CAP_MS``).
-        click: ``options.byPassConsent``.
-        deadline: monotonic seconds; the search stops there.
+        click: ``options.byPassConsent`` (used when ``action`` is None:
+            True means "accept", False "none").
+        deadline: monotonic seconds; the search and the clicks stop there.
+        action: ``options.consentAction``: "accept", "reject" or "none".
     Returns:
         ConsentResult.  Never raises on page errors.
     """
+    action = action if action in ACTIONS else ("accept" if click else "none")
     driver = session.driver
-    result = ConsentResult()
-    found = _wait_for_banner(session, config, deadline, result)
+    result = ConsentResult(action=action)
+    extra = {"action": "reject"} if action == "reject" else {}
+    found = _wait_for_banner(session, config, deadline, result, extra)
     driver.switch_to.default_content()
     if not found:
         return result
     scan = found.scan
     result.banner, result.cmp, result.how = True, scan.get("cmp"), scan.get("how")
-    button = scan.get("button")
-    if button is None:
+    if scan.get("button") is None and not scan.get("settings"):
         return result
     result.button_text = " ".join((scan.get("text") or "").split()) or None
-    if click:
-        _accept(session, config, found, deadline, result)
+    if action != "none":
+        choose(session, config, found, deadline, result, rescan=lambda more: scan_frames(driver, dict(extra, **more)))
     driver.switch_to.default_content()
     return result
-
-
-def _accept(session, config: dict, found: _Finding, deadline: float, result: ConsentResult) -> None:
-    """Click the accept button, wait for the page to react, collect evidence."""
-    driver, button = session.driver, found.scan["button"]
-    before = _state(session)
-    if not _enter(driver, found.path):
-        return
-    result.clicked = _click(driver, button)
-    if not result.clicked:
-        return
-    session.capture.wait_quiet(config.get("QUIET_MS", 500), config.get("QUIET_CAP_MS", 8000), deadline)
-    if found.box is not None:
-        hidden = not _shown(driver, found.box_path, found.box)
-    else:
-        hidden = not _shown(driver, found.path, button)
-    driver.switch_to.default_content()
-    result.evidence = _evidence(before, _state(session), result.cmp, hidden)
-    result.verified = bool(result.evidence)
-    log.debug("consent %s via %s: clicked %r, evidence %s", result.cmp, result.how, result.button_text,
-              result.evidence)

@@ -17,6 +17,11 @@ module holds the words:
 - ``AGE_GATE_WORDS``: a container that contains one of these is an age gate.
 - ``CONSENT_STORAGE_PATTERN``: names of cookies and storage entries that
   count as "consent stored" when the CMP is not known.
+- The refusal (``options.consentAction: "reject"``): a button whose label
+  contains a ``REJECT_WORDS`` word (at the start of a word) refuses; when the
+  banner has none, a ``SETTINGS_WORDS`` button opens its second layer, where
+  a ``SAVE_WORDS`` button ("Save", "Confirm my choices") also refuses, since
+  the toggles of a second layer are off by default.
 
 Adding a language is one entry in each of these.
 """
@@ -26,7 +31,7 @@ from .consent_phrases import ACCEPT_PHRASES, LANGUAGES
 from .consent_rules_cmps import CMPS
 
 __all__ = ["CMPS", "ACCEPT_PHRASES", "NEVER_WORDS", "CONSENT_WORDS", "AGE_GATE_WORDS",
-           "CONSENT_STORAGE_PATTERN", "LANGUAGES"]
+           "CONSENT_STORAGE_PATTERN", "LANGUAGES", "REJECT_WORDS", "SETTINGS_WORDS", "SAVE_WORDS"]
 
 REJECT_WORDS = [
     "reject", "decline", "deny", "refuse", "disagree", "dismiss all", "necessary", "essential", "required only",
@@ -34,9 +39,20 @@ REJECT_WORDS = [
     "nur notwendige", "nur essenzielle", "ohne", "nicht", "refuser", "tout refuser", "sans", "continuer sans",
     "rechazar", "sin", "rifiuta", "rifiuto", "senza", "rejeitar", "recusar", "sem", "weigeren", "afwijzen",
     "weiger", "odrzuć", "odrzucam", "nie zgadzam", "avvisa", "neka", "avböj", "afvis", "avvis", "avslå", "hylkää",
-    "kieltäydy", "odmítnout", "odmítám", "odmietnuť", "elutasít", "elutasítás", "nem fogad", "respinge", "resping",
+    "kieltäydy", "odmítnout", "odmítám", "odmietnuť", "elutasít", "elutasítás", "nein", "non merci", "no gracias", "only required", "nem fogad", "respinge", "resping",
     "refuz", "odbij", "odbaci", "откажи", "отхвърл", "απόρριψη", "απορρίπτω", "отклонить", "отказаться", "отказ",
     "отхилити", "відхилити", "reddet", "kabul etme", "拒否", "拒絶", "同意しない", "拒绝", "拒絕", "不同意", "不接受", "거부",
+]
+
+#: Second-layer buttons that store the current (default: refused) choices.
+SAVE_WORDS = [
+    "save", "confirm", "submit", "accept selected", "accept selection", "allow selection", "speichern",
+    "auswahl speichern", "bestätigen", "auswahl erlauben", "enregistrer", "confirmer", "valider", "guardar",
+    "confirmar", "salva", "conferma", "salvar", "opslaan", "bevestig", "zapisz", "potwierdź", "spara",
+    "bekräfta", "gem", "bekræft", "lagre", "bekreft", "tallenna", "vahvista", "uložit", "potvrdit", "uložiť",
+    "potvrdiť", "mentés", "megerősít", "salvează", "confirmă", "spremi", "potvrdi", "запази", "потвърди",
+    "αποθήκευση", "επιβεβαίωση", "сохранить", "подтвердить", "зберегти", "підтвердити", "kaydet", "保存", "確認",
+    "确认", "저장",
 ]
 
 #: Settings, manage, customise, more information.

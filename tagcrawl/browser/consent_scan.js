@@ -1,10 +1,17 @@
 // Consent scanner, run by WebDriver in one document (one frame).
 //
-// arguments[0]: {cmps, accept, never, consentWords, ageWords, frameLayered, relaxWords, mode}.
+// arguments[0]: {cmps, accept, never, consentWords, ageWords, frameLayered, relaxWords, mode,
+//                action, reject, settingsWords, save, secondLayer}.
 // mode "check": arguments[1..] are elements; returns [shown?] for each (verification).
-// Otherwise returns {found, cmp, how, box, button, text, frames, frameLayered, tcf, globals}:
+// mode "mark": arguments[1] is an element; marks it as tried (never offered again).
+// Otherwise returns {found, cmp, how, box, button, text, buttons, texts, settings,
+//                    frames, frameLayered, tcf}:
 //   found: a banner was found; box: its container (null when it is this whole
-//   document); button: the accept button or null; frames: visible iframes to
+//   document); buttons: candidates for ``action`` ("accept", default, or
+//   "reject"), best first, never one already tried; button/text: the first;
+//   settings: buttons that open a second layer ("Settings", "Manage") when
+//   action is "reject" (with secondLayer, "Save" buttons count as refusing
+//   once toggles are off, which is their default); frames: visible iframes to
 //   scan next, the banner's own first; frameLayered[i]: that iframe sits in a
 //   fixed/sticky/dialog layer; tcf: the __tcfapi ping answer, when any.
 // Searches the document, its open shadow roots and the closed ones recorded
@@ -43,6 +50,8 @@ const deep = (el, sel) => {
 };
 const shown = (el) => onScreen(el) || deep(el, "*").slice(0, 400).some(onScreen);
 if (R.mode === "check") return Array.prototype.slice.call(arguments, 1).map((el) => !!el && shown(el));
+if (R.mode === "mark") { try { arguments[1].__tcTried = true; } catch (e) {} return true; }
+const REJECT = R.action === "reject";
 
 const norm = (t) => (t || "").replace(/\s+/g, " ").trim();
 const key = (t) => norm((t || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
@@ -60,6 +69,16 @@ const never = (text) => {
 // A label that is exactly an accept phrase is one; any other label (a CMP's
 // accept selector matched it) is refused when it contains a never-word.
 const isAccept = (el) => acceptKeys.has(compact(label(el)));
+const wordsIn = (list) => { const ks = (list || []).map(key).filter(Boolean);
+  return (text) => { const k = key(text), spaced = " " + k;
+    return k.length <= 80 && ks.some((w) => (cjk.test(w) ? k.includes(w) : spaced.includes(" " + w))); }; };
+const rejectText = wordsIn(R.reject), settingsText = wordsIn(R.settingsWords), saveText = wordsIn(R.save);
+const tried = (el) => !!el.__tcTried;
+// Refuse: a reject label ("Reject all", "Only necessary", "Continue without
+// accepting"); in a second layer also "Save"/"Confirm choices".
+const isReject = (el) => !isAccept(el) && rejectText(label(el));
+const isSave = (el) => !isAccept(el) && saveText(label(el)) && !/\b(accept|allow|agree)/.test(key(label(el)));
+const isSettings = (el) => !isAccept(el) && !isReject(el) && settingsText(label(el));
 // A link to another page (a policy page) is never an accept button.
 const navLink = (el) => {
   if (el.tagName !== "A" || el.getAttribute("role") === "button") return false;
@@ -129,44 +148,65 @@ const framesOf = (box) => {
     .slice(0, MAX_FRAMES);
   return { frames: ranked.map((x) => x.f), frameLayered: ranked.map((x) => x.layered) };
 };
-const hit = (cmp, how, box, button) => Object.assign(
-  { found: true, cmp, how, box, button, text: button ? label(button) : null, tcf }, framesOf(box));
-const usable = (el) => visible(el) && (isAccept(el) || !never(label(el)));
-const byLabel = (box) => deep(box, BUTTONS).find((b) => visible(b) && isAccept(b) && !navLink(b)) || null;
-const bySelectors = (box, selectors) => {
-  for (const sel of selectors) {
-    const el = (box ? deep(box, sel) : []).find(usable) || all(sel).find(usable);
-    if (el) return el;
+const usable = (el) => visible(el) && !tried(el) && (isAccept(el) || !never(label(el)));
+const usableAny = (el) => visible(el) && !tried(el) && !isAccept(el);
+const uniq = (list) => [...new Set(list)];
+const allBySelectors = (box, selectors, ok) => {
+  const out = [];
+  for (const sel of selectors || []) {
+    out.push(...(box ? deep(box, sel) : []).filter(ok), ...all(sel).filter(ok));
   }
-  return null;
+  return out;
+};
+const byLabels = (box, test) => (box ? deep(box, BUTTONS) : [])
+  .filter((b) => visible(b) && !tried(b) && !navLink(b) && test(b));
+const byLabel = (box) => byLabels(box, isAccept)[0] || null;
+// Candidates for the action inside ``box`` (``sel``: the CMP's selectors).
+const choose = (box, sel, first) => {
+  if (!REJECT) return { buttons: uniq([...(first ? [first] : []), ...allBySelectors(box, sel.accept, usable),
+                                       ...byLabels(box, isAccept)]), settings: [] };
+  const buttons = uniq([...allBySelectors(box, sel.reject, usableAny), ...byLabels(box, isReject),
+                        ...(R.secondLayer ? [...allBySelectors(box, sel.save, usableAny), ...byLabels(box, isSave)] : [])]);
+  const settings = uniq([...allBySelectors(box, sel.settings, usableAny), ...byLabels(box, isSettings)])
+    .filter((b) => !buttons.includes(b));
+  return { buttons, settings };
+};
+const hit = (cmp, how, box, sel, first) => {
+  const { buttons, settings } = choose(box || document.body, sel || {}, first);
+  const button = buttons[0] || null;
+  return Object.assign({ found: true, cmp, how, box, button, text: button ? label(button) : null, buttons,
+    texts: buttons.map(label), settings, settingTexts: settings.map(label), tcf }, framesOf(box));
 };
 
 // (a) Known CMPs: their own iframe documents, then their banners.
 const host = location.hostname;
 for (const c of R.cmps) {
   if (!c.frames.some((h) => host === h || host.endsWith("." + h))) continue;
-  const button = bySelectors(null, c.frame_accept) || (document.body && byLabel(document.body));
-  return hit(c.name, "cmp", null, button || null);
+  return hit(c.name, "cmp", null, { accept: c.frame_accept, reject: c.frame_reject, settings: c.frame_settings,
+                                    save: c.frame_save });
 }
 for (const c of R.cmps) {
   const box = c.presence.map(all).flat().find(shown);
   if (!box) continue;
-  return hit(c.name, "cmp", box, bySelectors(box, c.accept) || byLabel(box));
+  return hit(c.name, "cmp", box, c);
 }
 
 // (c) Text heuristic: an accept label inside a fixed, sticky or dialog layer
 // that talks about cookies or consent (not needed when TCF shows its UI).
 const words = R.consentWords.map(key), ageWords = R.ageWords.map(key);
 const relax = tcfVisible || R.relaxWords;
+const looksLike = (b) => isAccept(b) || (REJECT && (isReject(b) || isSettings(b) || (R.secondLayer && isSave(b))));
 for (const btn of all(BUTTONS)) {
-  if (!visible(btn) || !isAccept(btn) || navLink(btn)) continue;
+  if (!visible(btn) || tried(btn) || !looksLike(btn) || navLink(btn)) continue;
   const box = layer(btn);
   if (!box) continue;
   const text = (" " + key(box.innerText || box.textContent) + " ").replace(" " + key(label(btn)) + " ", " ");
   if (text.length > 4000 || ageWords.some((w) => text.includes(w))) continue;
   if (!relax && !words.some((w) => text.includes(w))) continue;
   const name = tcf && tcf.cmpId ? "TCF CMP " + tcf.cmpId : byGlobals();
-  return hit(name, tcfVisible ? "tcf" : "heuristic", box === document.body ? null : box, btn);
+  return hit(name, tcfVisible ? "tcf" : "heuristic", box === document.body ? null : box, {},
+             isAccept(btn) ? btn : null);
 }
-if (tcfVisible) return hit("TCF CMP " + (tcf.cmpId || "?"), "tcf", null, null);
+if (tcfVisible) return Object.assign(hit("TCF CMP " + (tcf.cmpId || "?"), "tcf", null, {}),
+  { button: null, buttons: [], texts: [], settings: [], text: null });
 return Object.assign({ found: false, tcf }, framesOf(null));

@@ -29,7 +29,9 @@ except ImportError:  # pragma: no cover - catalog not available yet
     find_vendor = None  # type: ignore[assignment]
 
 CONDITIONS = ("OR", "AND")
-RULE_TYPES = ("Pixel", "Cookie", "DataLayer")
+RULE_TYPES = ("Pixel", "Cookie", "DataLayer", "Consent")
+#: ``key`` of a Consent rule: a consent phase; "violations" = "after_reject".
+CONSENT_PHASES = ("before_consent", "after_accept", "after_reject", "no_banner", "violations")
 DEFAULT_CONDITION = "OR"
 DEFAULT_RULE_TYPE = "Pixel"
 
@@ -205,8 +207,22 @@ def _eval_datalayer(rule: dict, datalayer: list, condition: str) -> bool:
                   condition)
 
 
+# --- Consent
+def _eval_consent(rule: dict, consent: list) -> bool:
+    """Success when nothing first seen in phase ``key`` matches the glob
+    ``value`` (a pixel's vendor name, key or account id; a cookie's name or
+    vendor).  ``vendor`` and ``condition`` are not used."""
+    phase, pattern = rule.get("key"), rule.get("value")
+    if phase == "violations":
+        phase = "after_reject"
+    if phase not in CONSENT_PHASES or not isinstance(pattern, str):
+        return False
+    return not any(item.get("phase") == phase and any(pattern_matches(pattern, n) for n in item.get("names") or [])
+                   for item in consent if isinstance(item, dict))
+
+
 # --- API
-def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list) -> bool:
+def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list, consent: list | None = None) -> bool:
     """Return one rule's success (see :func:`evaluate_rules`); never raises."""
     try:
         if not isinstance(rule, dict):
@@ -223,6 +239,8 @@ def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list) -> boo
             return _eval_cookie(rule, cookies, condition)
         if rule_type == "DataLayer":
             return _eval_datalayer(rule, datalayer, condition)
+        if rule_type == "Consent":
+            return _eval_consent(rule, _as_list(consent))
         return False
     except Exception:  # noqa: BLE001 - odd data must never break a crawl
         return False
@@ -230,7 +248,7 @@ def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list) -> boo
 
 def evaluate_rules(rules: list[dict] | None, hits: list | None,
                    cookies: list[dict] | None, datalayer: list | None,
-                   crawl_succeeded: bool = True) -> list[dict]:
+                   crawl_succeeded: bool = True, consent: list[dict] | None = None) -> list[dict]:
     """Evaluate validation rules against the results of one crawl.
 
     Args:
@@ -241,6 +259,8 @@ def evaluate_rules(rules: list[dict] | None, hits: list | None,
             at the end of the crawl.
         datalayer: every value pushed to ``window.dataLayer`` (JSON values).
         crawl_succeeded: when False every rule fails.
+        consent: for ``Consent`` rules, ``[{"phase", "names"}]`` per pixel and
+            cookie (``compliance.report.rule_items``).
 
     Returns:
         ``[{"rule_id": <rule's rule_id or None>, "success": bool}, ...]``, one
@@ -254,7 +274,7 @@ def evaluate_rules(rules: list[dict] | None, hits: list | None,
     results = []
     for rule in rules:
         rule_id = rule.get("rule_id") if isinstance(rule, dict) else None
-        success = bool(crawl_succeeded) and evaluate_rule(rule, hits, cookies, datalayer)
+        success = bool(crawl_succeeded) and evaluate_rule(rule, hits, cookies, datalayer, consent)
         results.append({"rule_id": rule_id, "success": success})
     return results
 

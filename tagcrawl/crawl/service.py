@@ -18,7 +18,9 @@ from selenium.common.exceptions import TimeoutException, UnexpectedAlertPresentE
 
 from ..browser import blocking
 from ..browser.capture import NetworkCapture
-from ..browser.consent import handle_consent
+from ..browser.consent import ConsentResult, handle_consent
+from ..browser.consent_signals import collect_signals
+from ..compliance import report as compliance
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
 from ..browser.pool import PoolExhausted, get_pool
@@ -50,7 +52,8 @@ def _base_response(request: dict, session_id: str) -> dict:
     return {"sessionId": session_id, "url": request["url"], "success": False,
             "button": {"button_text": None, "consent_banner": False, "error_message": None},
             "marketingPixels": [], "cookiesBefore": None, "cookiesAfter": None, "timeTaken": None,
-            "error": None, "validationResults": [], "screenShotUrls": None, "message": None}
+            "error": None, "validationResults": [], "screenShotUrls": None, "message": None,
+            "cookies": None, "consent": None}
 
 
 def run_crawl(config: dict, request: dict) -> CrawlOutcome:
@@ -76,7 +79,8 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
     response["validationResults"] = evaluate_rules(
-        request.get("validationRules") or [], hits, cookies, datalayer, crawl_succeeded=response["success"])
+        request.get("validationRules") or [], hits, cookies, datalayer, crawl_succeeded=response["success"],
+        consent=compliance.rule_items(response))
     if response["error"] and not response["message"]:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
@@ -199,13 +203,16 @@ def _steps(session, config, request, options, response, deadline):
     if kind:
         response["button"]["error_message"] = kind
         response["error"] = {"error": True, "message": reason}
-    else:
-        consent = handle_consent(session, config, click=options.get("byPassConsent", True) is not False,
-                                 deadline=deadline)
+    consent, frames = ConsentResult(action=consent_action(options)), []
+    if not kind:
+        consent = handle_consent(session, config, click=consent.action != "none", deadline=deadline,
+                                 action=consent.action)
         response["button"].update(button_text=consent.button_text, consent_banner=consent.banner)
         if consent.clicked and not consent.verified:
-            response["message"] = "consent button clicked, but the banner stayed and no consent was stored"
+            response["message"] = (f"consent {consent.action} clicked ({', '.join(consent.attempts)}), but "
+                                   "it was not verified (the banner stayed or no choice was stored)")
         capture.wait_quiet(quiet, cap, deadline)
+        frames = collect_signals(session.driver)
     if shots:
         after = save_screenshot(config, session.driver.get_screenshot_as_png())
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
@@ -213,4 +220,17 @@ def _steps(session, config, request, options, response, deadline):
     response["cookiesAfter"] = len(cookies)
     hits = match_requests(capture.snapshot())
     response["marketingPixels"] = pixels_from_hits(hits)
+    compliance.build(response, hits, cookies, request["url"], compliance.ConsentFacts(
+        banner=consent.banner, action=consent.action, verified=consent.verified,
+        choice_ms=consent.choice_ms if consent.verified else None, cookies_at_choice=consent.cookies_at_choice,
+        cmp=consent.cmp, button_text=consent.button_text, frames=frames))
     return hits, cookies, list(capture.datalayer)
+
+
+def consent_action(options: dict) -> str:
+    """``options.consentAction``; absent or null: ``byPassConsent`` true (the
+    default) means "accept", false means "none"."""
+    action = options.get("consentAction")
+    if action in ("accept", "reject", "none"):
+        return action
+    return "accept" if options.get("byPassConsent", True) is not False else "none"

@@ -18,6 +18,11 @@ class OptionsSchema(Schema):
     country = fields.String(allow_none=True, load_default=None, validate=validate_country)
     proxy = fields.Boolean(allow_none=True, load_default=True)
     webhook = fields.Boolean(allow_none=True, load_default=False)
+    consentAction = fields.String(
+        allow_none=True, load_default=None, validate=validate.OneOf(["accept", "reject", "none"]),
+        metadata={"description": "What to do with a consent banner: `accept`, `reject` (the refuse button, through "
+                                 "a second layer if needed) or `none` (report it, click nothing). Absent or null: "
+                                 "`byPassConsent` true means `accept`, false means `none`."})
 
 
 class ValidationRuleSchema(Schema):
@@ -58,10 +63,115 @@ class ButtonAttributesSchema(Schema):
                                   validate=validate.OneOf(["recaptcha", "accessDenied"]))
 
 
+PHASE = validate.OneOf(["before_consent", "after_accept", "after_reject", "no_banner"])
+_PHASE_DOC = ("Consent phase in which it first appeared: `before_consent` (before any verified consent click), "
+              "`after_accept`, `after_reject` (after a verified click of that kind) or `no_banner`.")
+_STATE = fields.String(allow_none=True, validate=validate.OneOf(["granted", "denied"]))
+
+
+class ConsentModeStateSchema(Schema):
+    """Google Consent Mode v2 state of Google hits (decoded `gcs`/`gcd`)."""
+
+    gcs = fields.String(allow_none=True, metadata={"description": "Raw `gcs` (`G1<ad_storage><analytics_storage>`)."})
+    gcd = fields.String(allow_none=True, metadata={"description": "Raw `gcd` (one letter per signal)."})
+    ad_storage = _STATE
+    analytics_storage = _STATE
+    ad_user_data = _STATE
+    ad_personalization = _STATE
+    phase = fields.String(validate=PHASE)
+
+
+class TcfSummarySchema(Schema):
+    """A decoded IAB TCF v2 TC string (core segment)."""
+
+    cmp_id = fields.Integer()
+    cmp_version = fields.Integer()
+    policy_version = fields.Integer()
+    vendor_list_version = fields.Integer()
+    purposes = fields.List(fields.Integer(), metadata={"description": "Purpose ids with consent."})
+    legitimate_interests = fields.List(fields.Integer())
+    special_features = fields.List(fields.Integer())
+    vendors = fields.List(fields.Integer(), metadata={"description": "Vendor ids with consent (first 200)."})
+    vendor_count = fields.Integer()
+    created = fields.String(metadata={"format": "date-time"})
+    last_updated = fields.String(metadata={"format": "date-time"})
+
+
+class PixelTcfSchema(Schema):
+    """The `gdpr` / `gdpr_consent` parameters a pixel carried."""
+
+    gdpr = fields.String(allow_none=True)
+    gdpr_consent = fields.String(allow_none=True)
+    tcf = fields.Nested(TcfSummarySchema, allow_none=True)
+
+
 class MarketingPixelSchema(Schema):
     vendor = fields.String(allow_none=True)
     account_id = fields.String(allow_none=True)
     page = fields.String(allow_none=True)
+    consent = fields.String(validate=PHASE, metadata={"description": _PHASE_DOC + " Decided by the first hit."})
+    consent_mode = fields.List(fields.Nested(ConsentModeStateSchema), metadata={
+        "description": "Google pixels: each distinct Consent Mode state its hits declared, with the phase."})
+    tcf = fields.Nested(PixelTcfSchema, metadata={"description": "TCF parameters carried by the pixel's hits."})
+
+
+class CookieSchema(Schema):
+    """One cookie at the end of the crawl (every domain)."""
+
+    name = fields.String(required=True)
+    domain = fields.String(required=True)
+    party = fields.String(required=True, validate=validate.OneOf(["first", "third"]),
+                          metadata={"description": "By registrable domain, against the crawled URL."})
+    session = fields.Boolean(required=True)
+    expires = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})
+    phase = fields.String(required=True, validate=PHASE, metadata={"description": _PHASE_DOC})
+    vendor = fields.String(required=True, allow_none=True,
+                           metadata={"description": "Vendor whose well-known cookie name it is."})
+
+
+class ConsentItemSchema(Schema):
+    """A pixel or cookie named in a consent summary."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["pixel", "cookie"]))
+    vendor = fields.String(allow_none=True)
+    account_id = fields.String(allow_none=True)
+    name = fields.String()
+    domain = fields.String()
+
+
+class TcfSignalSchema(Schema):
+    """A TC string read from a frame's `__tcfapi('getTCData')` or the `euconsent-v2` cookie."""
+
+    source = fields.String()
+    frame = fields.String(allow_none=True)
+    cmp_id = fields.Integer(allow_none=True)
+    event_status = fields.String(allow_none=True)
+    gdpr_applies = fields.Boolean(allow_none=True)
+    tc_string = fields.String(allow_none=True)
+    decoded = fields.Nested(TcfSummarySchema, allow_none=True)
+
+
+class ConsentReportSchema(Schema):
+    """The consent compliance summary of a crawl."""
+
+    cmp = fields.String(allow_none=True)
+    action = fields.String(validate=validate.OneOf(["accept", "reject", "none"]))
+    button_text = fields.String(allow_none=True, metadata={"description": "Label of the button whose click worked."})
+    verified = fields.Boolean(metadata={"description": "The click was verified (banner gone; for reject, a "
+                                                       "refusal stored too)."})
+    banner = fields.Boolean()
+    violations = fields.List(fields.Nested(ConsentItemSchema),
+                             metadata={"description": "Pixels and cookies first seen after a verified refusal."})
+    before_consent = fields.List(fields.Nested(ConsentItemSchema),
+                                 metadata={"description": "Pixels and cookies first seen before any choice."})
+    granted_before_consent = fields.List(fields.Dict(), metadata={
+        "description": "Google pixels whose hits claimed granted ad/analytics storage (Consent Mode) before any "
+                       "consent: `{vendor, account_id, gcs, gcd}`."})
+    tcf = fields.List(fields.Nested(TcfSignalSchema))
+    us_privacy = fields.Dict(allow_none=True, metadata={
+        "description": "US Privacy string from `__uspapi`: `{string, notice, opt_out_sale, lspa}`."})
+    gpp = fields.Dict(allow_none=True, metadata={
+        "description": "GPP from `__gpp('ping')`: `{gpp_string, applicable_sections, sections}`."})
 
 
 class ValidationResultSchema(Schema):
@@ -100,6 +210,10 @@ class CrawlResponseSchema(Schema):
     validationResults = fields.List(fields.Nested(ValidationResultSchema), allow_none=True)
     screenShotUrls = fields.Nested(ScreenShotUrlsSchema, allow_none=True)
     message = fields.String(allow_none=True)
+    cookies = fields.List(fields.Nested(CookieSchema), allow_none=True,
+                          metadata={"description": "Every cookie at the end, with its consent phase."})
+    consent = fields.Nested(ConsentReportSchema, allow_none=True,
+                            metadata={"description": "Consent compliance summary."})
 
 
 class HTTPValidationErrorSchema(Schema):

@@ -1,0 +1,190 @@
+"""Clicking a consent choice, verifying it, and falling back.
+
+``choose`` clicks the first candidate of a scan (``consent_scan.js``), waits
+for the page to react, and verifies by what the page did:
+
+- accept: the banner is gone or hidden, a consent cookie or storage entry
+  changed, or the TCF API reported ``useractioncomplete`` (any one);
+- reject: the banner is gone *and* a choice was stored (cookie, storage or
+  TCF ``useractioncomplete``).
+
+A click that does not verify is not the end: the element is marked as tried,
+the page is scanned again and the next candidate is clicked (the CMP rule's
+other selectors, then buttons found by label), until one verifies, none is
+left, ``MAX_CLICKS`` is reached or the deadline passes.  For reject, when the
+banner offers no refuse button, its "Settings" button opens the second layer
+and the scan looks there for "Reject all", then "Save".
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+from pathlib import Path
+
+from selenium.common.exceptions import WebDriverException
+
+from . import consent_rules as rules
+
+log = logging.getLogger(__name__)
+
+SCAN_JS = Path(__file__).with_name("consent_scan.js").read_text()
+#: Clicks per crawl (candidates tried plus second layers opened).
+MAX_CLICKS = 6
+CMPS_BY_NAME = {c["name"]: c for c in rules.CMPS}
+GENERIC_CONSENT_NAME = re.compile(rules.CONSENT_STORAGE_PATTERN, re.IGNORECASE)
+STATE_JS = """(() => {
+  const storage = {};
+  try { for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);
+        storage[k] = String(localStorage.getItem(k)).slice(0, 300); } } catch (e) {}
+  const tcf = window.__tcConsent;
+  return {storage, tcf: tcf ? tcf.status : null};
+})()"""
+
+
+def enter(driver, path: tuple) -> bool:
+    """Switch from the top document down ``path``; False when a frame is gone."""
+    driver.switch_to.default_content()
+    try:
+        for frame in path:
+            driver.switch_to.frame(frame)
+        return True
+    except WebDriverException:
+        return False
+
+
+def _click(driver, element) -> bool:
+    try:
+        element.click()
+        return True
+    except WebDriverException:
+        try:
+            driver.execute_script("arguments[0].click();", element)
+            return True
+        except WebDriverException:
+            return False
+
+
+def _shown(driver, path: tuple, element) -> bool:
+    """Is ``element`` (in the frame at ``path``) still shown?  Gone from the
+    DOM, or its frame gone, counts as not shown."""
+    if element is None or not enter(driver, path):
+        return False
+    try:
+        return bool(driver.execute_script(SCAN_JS, {"mode": "check"}, element)[0])
+    except WebDriverException:
+        return False
+
+
+def _mark(driver, element) -> None:
+    try:
+        driver.execute_script(SCAN_JS, {"mode": "mark"}, element)
+    except WebDriverException:
+        pass
+
+
+def state(session) -> dict:
+    """Cookies (every domain, ``{(name, domain): value}``) and the top
+    document's localStorage and TCF status."""
+    try:  # CDP trouble here must not fail the crawl: it only weakens the evidence
+        cookies = {(c.get("name"), c.get("domain")): c.get("value") for c in session.cookies()}
+    except Exception:
+        cookies = {}
+    try:
+        page = session.evaluate(STATE_JS) or {}
+    except Exception:
+        page = {}
+    return {"cookies": cookies, "storage": page.get("storage") or {}, "tcf": page.get("tcf")}
+
+
+def _changed(before: dict, after: dict, names: list[str]) -> list:
+    def consent_like(name: str) -> bool:
+        return any(name.startswith(n) for n in names) or bool(GENERIC_CONSENT_NAME.search(name))
+    return sorted({k for k, v in after.items() if before.get(k) != v
+                   and consent_like(k[0] if isinstance(k, tuple) else k)}, key=str)
+
+
+def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bool) -> list[str]:
+    """What shows a click worked: "banner hidden", "cookie <name>",
+    "storage <key>", "tcf useractioncomplete" (in that order)."""
+    known = CMPS_BY_NAME.get(cmp_name or "", {})
+    found = ["banner hidden"] if banner_hidden else []
+    found += [f"cookie {name}" for name, _domain in _changed(before["cookies"], after["cookies"],
+                                                            known.get("consent_cookies", []))]
+    found += [f"storage {k}" for k in _changed(before["storage"], after["storage"], known.get("storage", []))]
+    if after["tcf"] == "useractioncomplete" != before["tcf"]:
+        found.append("tcf useractioncomplete")
+    return list(dict.fromkeys(found))
+
+
+def _verified(action: str, found: list[str]) -> bool:
+    if action == "reject":
+        return "banner hidden" in found and any(e != "banner hidden" for e in found)
+    return bool(found)
+
+
+def _text(value) -> str | None:
+    return " ".join((value or "").split()) or None
+
+
+def choose(session, config: dict, finding, deadline: float, result, rescan) -> None:
+    """Click candidates of ``finding`` for ``result.action`` until one verifies.
+
+    Args:
+        session: the crawl's ``CrawlSession``.
+        config: settings (``QUIET_MS``, ``QUIET_CAP_MS``).
+        finding: the ``consent._Finding`` of the banner (scan, frame paths).
+        deadline: monotonic seconds.
+        result: the ``ConsentResult`` to fill (``clicked``, ``verified``,
+            ``evidence``, ``button_text``, ``attempts``, ``choice_ms``,
+            ``cookies_at_choice``).
+        rescan: ``fn(extra) -> finding | None``: scans the page again
+            (``extra``: ``{"secondLayer": True}`` after a settings click).
+    """
+    driver, capture = session.driver, session.capture
+    quiet, cap = config.get("QUIET_MS", 500), config.get("QUIET_CAP_MS", 8000)
+    initial = state(session)
+    banner = (finding.box, finding.box_path) if finding.box is not None else (finding.scan.get("button"),
+                                                                             finding.path)
+    second = False
+    for _ in range(MAX_CLICKS):
+        if time.monotonic() >= deadline - 0.5 or finding is None:
+            return
+        scan = finding.scan
+        buttons, settings = scan.get("buttons") or [], scan.get("settings") or []
+        if buttons:
+            element, label, opens = buttons[0], (scan.get("texts") or [None])[0], False
+        elif result.action == "reject" and settings:
+            element, label, opens = settings[0], (scan.get("settingTexts") or [None])[0], True
+        else:
+            return
+        if not enter(driver, finding.path):
+            return
+        _mark(driver, element)
+        before = state(session)
+        clicked_at = time.time() * 1000.0
+        if not _click(driver, element):
+            finding = rescan({"secondLayer": second})
+            continue
+        result.clicked = True
+        result.attempts.append(_text(label) or "")
+        capture.wait_quiet(quiet, cap, deadline)
+        if opens:
+            second = True
+            driver.switch_to.default_content()
+            finding = rescan({"secondLayer": True})
+            continue
+        hidden = not _shown(driver, banner[1], banner[0])
+        if finding.box is not None and finding.box is not banner[0]:
+            hidden = hidden and not _shown(driver, finding.box_path, finding.box)
+        driver.switch_to.default_content()
+        found = evidence(initial, state(session), result.cmp, hidden)
+        log.debug("consent %s %s via %s: clicked %r, evidence %s", result.action, result.cmp, result.how, label, found)
+        if _verified(result.action, found):
+            result.verified, result.evidence = True, found
+            result.button_text = _text(label)
+            result.choice_ms = clicked_at
+            result.cookies_at_choice = set(before["cookies"])
+            return
+        result.evidence = found
+        finding = rescan({"secondLayer": second})

@@ -1,0 +1,72 @@
+"""Consent signals of every frame: IAB TCF, US Privacy and GPP, as the page's
+own CMP APIs report them (``consent_signals.js``), read after the consent step.
+
+Frames are walked through WebDriver like the consent scan (top document, then
+visible iframes, cross-site ones included, up to ``MAX_DEPTH`` levels and
+``MAX_FRAMES`` documents).
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from selenium.common.exceptions import WebDriverException
+
+log = logging.getLogger(__name__)
+
+SIGNALS_JS = Path(__file__).with_name("consent_signals.js").read_text()
+FRAMES_JS = "return Array.from(document.querySelectorAll('iframe,frame')).slice(0, 12);"
+MAX_DEPTH = 2
+MAX_FRAMES = 16
+#: How long one document's CMP API may take to call back (ms).
+API_TIMEOUT_MS = 500
+
+
+def collect_signals(driver) -> list[dict]:
+    """``[{"url", "tcf": {tcString, cmpId, eventStatus, gdprApplies} | None,
+    "usp": str | None, "gpp": {gppString, applicableSections} | None}]``, one
+    entry per document that defines at least one of the APIs.  Never raises;
+    leaves the driver on the top document."""
+    out: list[dict] = []
+    previous = None
+    try:
+        previous = driver.timeouts.script
+        driver.switch_to.default_content()
+        driver.set_script_timeout(API_TIMEOUT_MS / 1000.0 + 2)
+        _walk(driver, 0, out, [0])
+    except WebDriverException as exc:
+        log.debug("consent signals: %s", getattr(exc, "msg", None) or exc)
+    try:
+        driver.switch_to.default_content()
+        if previous is not None:
+            driver.set_script_timeout(previous)
+    except WebDriverException:
+        pass
+    return out
+
+
+def _walk(driver, depth: int, out: list, seen: list) -> None:
+    seen[0] += 1
+    try:
+        answer = driver.execute_async_script(SIGNALS_JS, API_TIMEOUT_MS)
+    except WebDriverException:
+        answer = None
+    if answer and (answer.get("tcf") or answer.get("usp") or answer.get("gpp")):
+        out.append(answer)
+    if depth >= MAX_DEPTH:
+        return
+    try:
+        frames = driver.execute_script(FRAMES_JS) or []
+    except WebDriverException:
+        return
+    for frame in frames:
+        if seen[0] >= MAX_FRAMES:
+            return
+        try:
+            driver.switch_to.frame(frame)
+        except WebDriverException:
+            continue
+        try:
+            _walk(driver, depth + 1, out, seen)
+        finally:
+            driver.switch_to.parent_frame()

@@ -1,0 +1,226 @@
+"""The compliance report of a crawl: the consent phase of every pixel and
+cookie, the cookie list, and the summary ``consent`` object.
+
+Phases (``PHASES``):
+
+- ``no_banner``: the crawl found no consent banner;
+- ``before_consent``: first seen before the verified consent click (or there
+  was a banner and no verified click: no choice was ever made);
+- ``after_accept`` / ``after_reject``: first seen after the verified click.
+
+A pixel's moment is its first hit's timestamp (epoch ms, CDP ``wallTime``);
+the click's is taken just before the click.  A cookie's phase is decided by
+the cookie snapshots: present just before the verified click -> before.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from urllib.parse import urlsplit
+
+from ..stream.domains import registrable_domain
+from ..vendors import find_vendor
+from ..vendors.cookies import cookie_vendor_key
+from . import signals, tcf
+
+PHASES = ("before_consent", "after_accept", "after_reject", "no_banner")
+
+
+@dataclass
+class ConsentFacts:
+    """What the consent step established (from ``ConsentResult``).
+
+    Attributes:
+        banner: a banner was found.
+        action: "accept", "reject" or "none".
+        verified: the click was verified.
+        choice_ms: epoch ms of the verified click, else None.
+        cookies_at_choice: (name, domain) present just before that click.
+        cmp, button_text: as reported.
+        frames: ``consent_signals.collect_signals`` output.
+    """
+
+    banner: bool = False
+    action: str = "none"
+    verified: bool = False
+    choice_ms: float | None = None
+    cookies_at_choice: set = field(default_factory=set)
+    cmp: str | None = None
+    button_text: str | None = None
+    frames: list = field(default_factory=list)
+
+    def phase_at(self, ms: float) -> str:
+        """Phase of something first seen at epoch ``ms``."""
+        if not self.banner:
+            return "no_banner"
+        if self.choice_ms is None or ms < self.choice_ms:
+            return "before_consent"
+        return f"after_{self.action}"
+
+    def cookie_phase(self, key: tuple) -> str:
+        if not self.banner:
+            return "no_banner"
+        if self.choice_ms is None or key in self.cookies_at_choice:
+            return "before_consent"
+        return f"after_{self.action}"
+
+
+def _first_hits(pixels: list[dict], hits: list) -> list:
+    """The first hit of each pixel (same vendor display name and account id;
+    a pixel without id: the vendor's first hit)."""
+    out = []
+    for pixel in pixels:
+        same = [h for h in hits if h.vendor_name == pixel.get("vendor")
+                and (pixel.get("account_id") is None or h.account_id == pixel.get("account_id"))]
+        out.append(same)
+    return out
+
+
+def _pixel_signals(pixel: dict, own: list, facts: ConsentFacts) -> list[dict]:
+    """Consent Mode and TCF parameters of a pixel's hits; returns the Google
+    hits that claim granted storage before any consent."""
+    flagged, states, tcf_seen = [], [], None
+    for hit in own:
+        params = hit.params or {}
+        phase = facts.phase_at(hit.timestamp)
+        if hit.vendor_key in signals.GOOGLE_VENDORS:
+            mode = signals.consent_mode(params)
+            if mode:
+                entry = dict(mode, phase=phase)
+                if entry not in states:
+                    states.append(entry)
+                if phase == "before_consent" and facts.banner and signals.claims_storage(mode):
+                    flagged.append({"vendor": pixel["vendor"], "account_id": pixel.get("account_id"),
+                                    "gcs": mode["gcs"], "gcd": mode["gcd"]})
+        tcf_seen = tcf_seen or signals.tcf_params(params)
+    if states:
+        pixel["consent_mode"] = states[:10]
+    if tcf_seen:
+        pixel["tcf"] = tcf_seen
+    return flagged
+
+
+def annotate_pixels(pixels: list[dict], hits: list, facts: ConsentFacts) -> list[dict]:
+    """Add ``consent`` (phase of the first hit) to each MarketingPixel, and
+    ``consent_mode`` / ``tcf`` where its hits carry them.
+
+    Returns:
+        the Google hits claiming granted storage before any consent
+        (``[{vendor, account_id, gcs, gcd}]``, one per pixel).
+    """
+    flagged = []
+    for pixel, own in zip(pixels, _first_hits(pixels, hits)):
+        pixel["consent"] = facts.phase_at(own[0].timestamp) if own else facts.phase_at(0)
+        flagged += _pixel_signals(pixel, own, facts)[:1]
+    return flagged
+
+
+def _expiry(cookie: dict) -> str | None:
+    expires = cookie.get("expires")
+    if cookie.get("session") or expires in (None, -1) or expires <= 0:
+        return None
+    try:
+        return datetime.fromtimestamp(float(expires), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> list[dict]:
+    """The ``cookies`` list of a CrawlResponse.
+
+    Args:
+        cookies: CDP ``Storage.getCookies`` cookies at the end of the crawl.
+        page_url: the crawled URL (first party = same registrable domain).
+        facts: the consent step's facts.
+    Returns:
+        ``[{name, domain, party: "first"|"third", session: bool, expires:
+        ISO 8601 UTC or None, phase, vendor: display name or None}]``, sorted by
+        phase order then name.
+    """
+    site = registrable_domain(urlsplit(page_url).hostname or "")
+    out = []
+    for cookie in cookies:
+        name, domain = cookie.get("name"), cookie.get("domain") or ""
+        key = cookie_vendor_key(name)
+        vendor = find_vendor(key) if key else None
+        party = "first" if site and registrable_domain(domain.lstrip(".")) == site else "third"
+        session = bool(cookie.get("session")) or _expiry(cookie) is None
+        out.append({"name": name, "domain": domain, "party": party, "session": session,
+                    "expires": _expiry(cookie), "phase": facts.cookie_phase((name, cookie.get("domain"))),
+                    "vendor": vendor.name if vendor else None})
+    out.sort(key=lambda c: (PHASES.index(c["phase"]), c["name"] or "", c["domain"]))
+    return out
+
+
+def _items(pixels: list[dict], cookies: list[dict], phase: str) -> list[dict]:
+    items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id")}
+             for p in pixels if p.get("consent") == phase]
+    items += [{"type": "cookie", "vendor": c["vendor"], "name": c["name"], "domain": c["domain"]}
+              for c in cookies if c["phase"] == phase]
+    return items
+
+
+def _tcf_entries(frames: list[dict], cookies_raw: list[dict]) -> list[dict]:
+    out = []
+    for frame in frames:
+        data = frame.get("tcf") or {}
+        decoded = tcf.try_decode(data.get("tcString"))
+        if data:
+            out.append({"source": "__tcfapi", "frame": frame.get("url"), "cmp_id": data.get("cmpId"),
+                        "event_status": data.get("eventStatus"), "gdpr_applies": data.get("gdprApplies"),
+                        "tc_string": data.get("tcString"), "decoded": decoded.summary() if decoded else None})
+    for cookie in cookies_raw:
+        if cookie.get("name") == "euconsent-v2":
+            decoded = tcf.try_decode(cookie.get("value"))
+            out.append({"source": "cookie euconsent-v2", "frame": None, "cmp_id": decoded.cmp_id if decoded else None,
+                        "event_status": None, "gdpr_applies": None, "tc_string": cookie.get("value"),
+                        "decoded": decoded.summary() if decoded else None})
+    return out
+
+
+def consent_summary(facts: ConsentFacts, pixels: list[dict], cookies: list[dict], cookies_raw: list[dict],
+                    granted_before: list[dict]) -> dict:
+    """The ``consent`` object of a CrawlResponse: ``{cmp, action, button_text,
+    verified, banner, violations, before_consent, granted_before_consent, tcf,
+    us_privacy, gpp}``.  ``violations``: pixels and cookies first seen after a
+    verified refusal; ``before_consent``: those first seen before any choice
+    (both ``[{type: "pixel"|"cookie", vendor, account_id | name, domain}]``)."""
+    usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
+    gpp = next((signals.gpp_summary((f.get("gpp") or {}).get("gppString"),
+                                    (f.get("gpp") or {}).get("applicableSections"))
+                for f in facts.frames if (f.get("gpp") or {}).get("gppString")), None)
+    return {"cmp": facts.cmp, "action": facts.action, "button_text": facts.button_text,
+            "verified": facts.verified, "banner": facts.banner,
+            "violations": _items(pixels, cookies, "after_reject"),
+            "before_consent": _items(pixels, cookies, "before_consent"),
+            "granted_before_consent": granted_before,
+            "tcf": _tcf_entries(facts.frames, cookies_raw)[:10],
+            "us_privacy": None if usp is None else {"string": usp.raw, "notice": usp.notice,
+                                                    "opt_out_sale": usp.opt_out_sale, "lspa": usp.lspa},
+            "gpp": gpp}
+
+
+def build(response: dict, hits: list, cookies_raw: list[dict], page_url: str, facts: ConsentFacts) -> None:
+    """Fill ``response``: ``marketingPixels[*].consent`` (and ``consent_mode``,
+    ``tcf``), ``cookies`` and ``consent``."""
+    pixels = response.get("marketingPixels") or []
+    granted_before = annotate_pixels(pixels, hits, facts)
+    cookies = cookie_entries(cookies_raw, page_url, facts)
+    response["cookies"] = cookies
+    response["consent"] = consent_summary(facts, pixels, cookies, cookies_raw, granted_before)
+
+
+def rule_items(response: dict) -> list[dict]:
+    """What ``Consent`` validation rules match against: ``[{"phase", "names"}]``,
+    one per pixel (names: vendor display name, catalog key, account id) and per
+    cookie (names: cookie name, vendor display name and key when known)."""
+    items = []
+    for pixel in response.get("marketingPixels") or []:
+        vendor = find_vendor(pixel.get("vendor") or "")
+        names = [pixel.get("vendor"), vendor.key if vendor else None, pixel.get("account_id")]
+        items.append({"phase": pixel.get("consent"), "names": [n for n in names if n]})
+    for cookie in response.get("cookies") or []:
+        vendor = find_vendor(cookie.get("vendor") or "") if cookie.get("vendor") else None
+        names = [cookie.get("name"), cookie.get("vendor"), vendor.key if vendor else None]
+        items.append({"phase": cookie.get("phase"), "names": [n for n in names if n]})
+    return items
