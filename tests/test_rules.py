@@ -75,7 +75,7 @@ def ok(r, hits=HITS, cookies=COOKIES, datalayer=DATALAYER, succeeded=True):
 
 def test_constants():
     assert CONDITIONS == ("OR", "AND")
-    assert RULE_TYPES == ("Pixel", "Cookie", "DataLayer")
+    assert RULE_TYPES == ("Pixel", "Cookie", "DataLayer", "Consent")
 
 
 def test_condition_and_rule_type_are_case_sensitive():

@@ -65,12 +65,29 @@ def _click(driver, element) -> bool:
             return False
 
 
+#: Waits (async script) until the CSS animations and transitions running in an
+#: element's subtree end (a banner fading out), at most arguments[1] ms.
+SETTLE_JS = """const done = arguments[arguments.length - 1];
+try {
+  const running = arguments[0].getAnimations({subtree: true}).map((a) => a.finished.catch(() => null));
+  if (!running.length) { done(false); } else {
+    Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, arguments[1]))]).then(() => done(true));
+  }
+} catch (e) { done(false); }"""
+SETTLE_MS = 2000
+
+
 def _shown(driver, path: tuple, element) -> bool:
-    """Is ``element`` (in the frame at ``path``) still shown?  Gone from the
-    DOM, or its frame gone, counts as not shown."""
+    """Is ``element`` (in the frame at ``path``) still shown, once its running
+    animations (a fade-out) ended?  Gone from the DOM, or its frame gone,
+    counts as not shown."""
     if element is None or not enter(driver, path):
         return False
     try:
+        if not driver.execute_script(SCAN_JS, {"mode": "check"}, element)[0]:
+            return False
+        if not driver.execute_async_script(SETTLE_JS, element, SETTLE_MS):
+            return True
         return bool(driver.execute_script(SCAN_JS, {"mode": "check"}, element)[0])
     except WebDriverException:
         return False

@@ -78,7 +78,10 @@ const tried = (el) => !!el.__tcTried;
 // accepting"); in a second layer also "Save"/"Confirm choices".
 const isReject = (el) => !isAccept(el) && rejectText(label(el));
 const isSave = (el) => !isAccept(el) && saveText(label(el)) && !/\b(accept|allow|agree)/.test(key(label(el)));
-const isSettings = (el) => !isAccept(el) && !isReject(el) && settingsText(label(el));
+// A settings button stays on this page: no link elsewhere, no new window.
+const elsewhere = (el) => el.tagName === "A" && (el.target === "_blank" ||
+  (!!el.getAttribute("href") && !/^(#|javascript:)/i.test(el.getAttribute("href").trim())));
+const isSettings = (el) => !isAccept(el) && !isReject(el) && !elsewhere(el) && settingsText(label(el));
 // A link to another page (a policy page) is never an accept button.
 const navLink = (el) => {
   if (el.tagName !== "A" || el.getAttribute("role") === "button") return false;

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from . import behaviours, cmp_pages, npm_cdn, snippet_pages, vendors
+from . import behaviours, cmp_pages, compliance_pages, npm_cdn, snippet_pages, vendors
 
 HERE = Path(__file__).parent
 SITES = HERE / "sites"
@@ -49,7 +49,7 @@ class _Handler(BaseHTTPRequestHandler):
             web.log.append(entry)
             web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        for route in (behaviours.route, npm_cdn.route, cmp_pages.route, snippet_pages.route, vendors.route,
+        for route in (behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route, vendors.route,
                       web.extra_route):
             if route is None:
                 continue
