@@ -72,3 +72,13 @@ def test_strings_from_the_iab_encoder_decode_as_it_decodes_them(vectors, index):
     assert got.vendor_consents == want["vendorConsents"]
     assert got.vendor_legitimate_interests == want["vendorLegitimateInterests"]
     assert got.special_feature_optins == want["specialFeatureOptins"]
+
+
+def test_stream_cn_holding_a_tc_string_is_stored_decoded():
+    from tagcrawl.stream.normalize import decoded_consent
+
+    assert decoded_consent(IAB_EXAMPLE) == {"tcf": tcf.decode(IAB_EXAMPLE).summary()}
+    assert decoded_consent("1YNN")["us_privacy"] == {"string": "1YNN", "notice": True, "opt_out_sale": False,
+                                                     "lspa": False}
+    assert decoded_consent("C0001:1,C0002:0") is None  # a OneTrust group list stays raw only
+    assert decoded_consent(None) is None and decoded_consent("") is None

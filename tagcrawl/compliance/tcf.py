@@ -13,9 +13,11 @@ by the IAB's own encoder (``@iabtcf/core``), see ``tests/test_tcf.py``.
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 SEGMENT_TYPES = {0: "core", 1: "disclosed_vendors", 2: "allowed_vendors", 3: "publisher_tc"}
 
 
@@ -121,6 +123,8 @@ class _Bits:
 
 
 def _b64(segment: str) -> bytes:
+    if not segment or not _BASE64URL.fullmatch(segment):
+        raise TCStringError("not base64url")
     try:
         return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
     except (ValueError, TypeError) as exc:

@@ -1,7 +1,9 @@
 """From a validated StreamEventRequest to the stored record (spec 2.6).
 
 The mapping (request field -> record column) is documented in docs/stream.md.
-``np`` is never stored; undeclared keys go to ``extra``.
+``np`` is never stored; undeclared keys go to ``extra``.  A ``cn`` that is an
+IAB TCF v2 TC string (or a US Privacy string) is also stored decoded, in
+``extra["cn_decoded"]`` (``decoded_consent``).
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from ..compliance import signals, tcf
 from ..schemas import StreamEventRequestSchema
 from ..vendors import vendor_key_for
 from .client import UA_MAX, browser_info, client_ip, ip_prefix
@@ -67,6 +70,22 @@ def event_time(tm: float | None, received_at: datetime) -> tuple[int | None, dat
     return client_ms, received_at, skew
 
 
+def decoded_consent(cn: str | None) -> dict | None:
+    """The consent state ``cn`` decoded: ``{"tcf": TCString.summary()}`` for a
+    TC string, ``{"us_privacy": {string, notice, opt_out_sale, lspa}}`` for a
+    US Privacy string, else None (the raw value stays in ``consent_state``)."""
+    if not isinstance(cn, str) or not cn:
+        return None
+    decoded = tcf.try_decode(cn) if cn[:1] == "C" else None
+    if decoded is not None:
+        return {"tcf": decoded.summary()}
+    usp = signals.decode_usp(cn)
+    if usp is not None:
+        return {"us_privacy": {"string": usp.raw, "notice": usp.notice, "opt_out_sale": usp.opt_out_sale,
+                               "lspa": usp.lspa}}
+    return None
+
+
 def _page_parts(url: str | None) -> tuple[str, str | None]:
     """``(host, path)`` of the page URL ``u``; ``("", None)`` without one."""
     if not url:
@@ -101,6 +120,9 @@ def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ
     user_agent = environ.get("HTTP_USER_AGENT") or None
     ua = browser_info(user_agent[:UA_MAX] if user_agent else None)
     extra = {key: value for key, value in event.items() if key not in DECLARED}
+    consent = decoded_consent(event.get("cn"))
+    if consent:
+        extra["cn_decoded"] = consent
     row.update(
         event_id=str(uuid.uuid4()),
         customer_id=customer_id,
