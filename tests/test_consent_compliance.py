@@ -19,7 +19,9 @@ CMPS = {"cc-vanilla.example": ("CookieConsent v3 (orestbida)", "Accept all", "Re
         "cc-osano.example": ("cookieconsent (Osano open source)", "Allow cookies", "Decline"),
         "cc-orejime.example": ("Orejime", "Accept", "Decline"),
         "cc-tcf.example": ("TCF CMP 300", "Accept all", "Reject all"),
-        "cc-vanilla-layered.example": ("CookieConsent v3 (orestbida)", "Accept all", "Reject all")}
+        "cc-vanilla-layered.example": ("CookieConsent v3 (orestbida)", "Accept all", "Reject all"),
+        "cc-frame.example": (None, "Alle akzeptieren", "Alle ablehnen"),  # site banner, cross-site iframe
+        "cc-closed-shadow.example": (None, "Tout accepter", "Continuer sans accepter")}
 BEFORE = ("Meta Pixel", "111111111111111")
 ACCEPTED = ("TikTok Pixel", "CACCEPT0000000000001")
 IGNORES = ("Google Analytics 4", "G-IGNORE01")

@@ -13,6 +13,9 @@ unmodified by the npm CDN route (``npm_cdn.cdn_url``):
 - ``cc-tcf.example``: a TCF v2.2 CMP built on ``@iabtcf/cmpapi`` and ``@iabtcf/core``;
 - ``cc-decoy.example``: a TrustArc-style consent frame whose first ``a.call`` is
   "More options" (label drawn by CSS), the second "Agree and Proceed";
+- ``cc-frame.example``: a site banner in a cross-site iframe
+  (``consent-widget.example/reject.html``) whose refusal is posted to the page;
+  ``cc-closed-shadow.example``: a site banner in a closed shadow root;
 - ``cc-gcm.example``: a site banner and Google hits carrying Consent Mode
   ``gcs``/``gcd`` in several states (what gtag.js sends; gtag.js is not on npm).
 
@@ -242,6 +245,49 @@ GCM_HITS = """<script>
   });
 </script>"""
 
+FRAME_TOP = """<iframe id="consent-frame" src="https://consent-widget.example/reject.html" title="Consent"
+        style="position:fixed;bottom:0;left:0;width:100%;height:150px;border:0;z-index:1000;background:#fff"></iframe>
+<script src="/__consent/site.js"></script>
+<script>
+  window.addEventListener("message", function (event) {
+    if (event.origin !== "https://consent-widget.example") return;
+    var frame = document.getElementById("consent-frame");
+    ccTags.anyChoice();
+    if (event.data === "consent:granted") { siteConsent.grant(frame); ccTags.accepted(); }
+    if (event.data === "consent:denied") siteConsent.deny(frame);
+  });
+</script>"""
+
+FRAME_BANNER = """<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Cookies</title></head>
+<body style="margin:0;font:14px sans-serif;padding:12px">
+<p>Wir verwenden Cookies f\u00fcr Statistik und Werbung.</p>
+<button type="button" id="deny">Alle ablehnen</button> <button type="button" id="grant">Alle akzeptieren</button>
+<script>
+  document.getElementById("grant").onclick = function () { parent.postMessage("consent:granted", "*"); };
+  document.getElementById("deny").onclick = function () { parent.postMessage("consent:denied", "*"); };
+</script></body></html>"""
+
+CLOSED_SHADOW = """<consent-box></consent-box>
+<script src="/__consent/site.js"></script>
+<script>
+  customElements.define("consent-box", class extends HTMLElement {
+    connectedCallback() {
+      var root = this.attachShadow({mode: "closed"});
+      root.innerHTML = '<div style="position:fixed;bottom:0;left:0;right:0;background:#fff;padding:16px;z-index:1000">' +
+        '<p>Nous utilisons des cookies pour la mesure d\\'audience et la publicit\u00e9.</p>' +
+        '<button type="button" data-consent="reject">Continuer sans accepter</button> ' +
+        '<button type="button" data-consent="accept">Tout accepter</button></div>';
+      var box = this;
+      root.addEventListener("click", function (event) {
+        var choice = event.target.getAttribute("data-consent");
+        if (!choice) return;
+        ccTags.anyChoice();
+        if (choice === "accept") { siteConsent.grant(box); ccTags.accepted(); } else siteConsent.deny(box);
+      });
+    }
+  });
+</script>"""
+
 BUILDERS = {
     "cc-vanilla.example": ("vanilla-cookieconsent", lambda: _vanilla(False)),
     "cc-vanilla-layered.example": ("vanilla-cookieconsent, reject in the second layer", lambda: _vanilla(True)),
@@ -252,6 +298,8 @@ BUILDERS = {
     "cc-tcf.example": ("IAB TCF CMP (@iabtcf/cmpapi)", _tcf),
     "cc-decoy.example": ("TrustArc-style decoy", lambda: ("", DECOY_TOP)),
     "cc-gcm.example": ("Google Consent Mode", lambda: ("", GCM_HITS)),
+    "cc-frame.example": ("Banner in a cross-site iframe", lambda: ("", FRAME_TOP)),
+    "cc-closed-shadow.example": ("Banner in a closed shadow root", lambda: ("", CLOSED_SHADOW)),
 }
 
 
@@ -270,6 +318,8 @@ def route(host, path, query, method, body, headers, web):
         text = (HERE / "tcf_cmp.js").read_text().replace(
             "__CMPAPI__", npm_cdn.cdn_url("@iabtcf/cmpapi", "lib/mjs/index.js"))
         return 200, JS, text
+    if host == "consent-widget.example" and path == "/reject.html":
+        return 200, HTML, FRAME_BANNER
     if path == "/" and host in BUILDERS:
         return 200, HTML, page(host)
     referer = urlsplit(headers.get("Referer") or "").hostname
