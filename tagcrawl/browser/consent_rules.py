@@ -39,7 +39,8 @@ REJECT_WORDS = [
     "nur notwendige", "nur essenzielle", "ohne", "nicht", "refuser", "tout refuser", "sans", "continuer sans",
     "rechazar", "sin", "rifiuta", "rifiuto", "senza", "rejeitar", "recusar", "sem", "weigeren", "afwijzen",
     "weiger", "odrzuć", "odrzucam", "nie zgadzam", "avvisa", "neka", "avböj", "afvis", "avvis", "avslå", "hylkää",
-    "kieltäydy", "odmítnout", "odmítám", "odmietnuť", "elutasít", "elutasítás", "nein", "non merci", "no gracias", "only required", "nem fogad", "respinge", "resping",
+    "kieltäydy", "odmítnout", "odmítám", "odmietnuť", "elutasít", "elutasítás",
+    "nein", "non merci", "no gracias", "only required", "nem fogad", "respinge", "resping",
     "refuz", "odbij", "odbaci", "откажи", "отхвърл", "απόρριψη", "απορρίπτω", "отклонить", "отказаться", "отказ",
     "отхилити", "відхилити", "reddet", "kabul etme", "拒否", "拒絶", "同意しない", "拒绝", "拒絕", "不同意", "不接受", "거부",
 ]

@@ -174,11 +174,14 @@ def _tcf() -> tuple[str, str]:
   __tcfapi("addEventListener", 2, function (tcData, ok) {{
     if (!ok || tcData.eventStatus !== "useractioncomplete") return;
     ccTags.anyChoice();
-    if (tcData.purpose.consents[1] && tcData.vendor.consents[755]) {{ ccTags.accepted(); ccTags.tcfPixel(tcData.tcString); }}
+    if (tcData.purpose.consents[1] && tcData.vendor.consents[755]) {{
+      ccTags.accepted(); ccTags.tcfPixel(tcData.tcString);
+    }}
   }});
 </script>
 <script type="module" src="/__compliance/tcf_cmp.js"></script>"""
-    body = """<div id="tcf-banner" role="dialog" style="display:none;position:fixed;bottom:0;left:0;right:0;background:#fff;padding:16px;border-top:1px solid #999;z-index:1000">
+    body = """<div id="tcf-banner" role="dialog"
+     style="display:none;position:fixed;bottom:0;left:0;right:0;background:#fff;padding:16px;z-index:1000">
   <p>We and our 4 partners store and/or access information on a device, such as cookies, and process personal
   data for personalised advertising and content, measurement and audience research.</p>
   <button type="button" data-tcf="reject">Reject all</button>
@@ -187,7 +190,8 @@ def _tcf() -> tuple[str, str]:
     return head, body
 
 
-DECOY_TOP = f"""<div class="truste_overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:1000001"></div>
+DECOY_TOP = f"""<div class="truste_overlay"
+     style="position:fixed;inset:0;background:rgba(0,0,0,.5);z-index:1000001"></div>
 <div class="truste_box_overlay" style="position:fixed;top:10%;left:10%;right:10%;z-index:1000002">
   <iframe src="{DECOY_FRAME}" class="truste_popframe" title="TrustArc Cookie Consent Manager"
           style="width:100%;height:320px;border:0;background:#fff"></iframe>
@@ -273,7 +277,7 @@ CLOSED_SHADOW = """<consent-box></consent-box>
   customElements.define("consent-box", class extends HTMLElement {
     connectedCallback() {
       var root = this.attachShadow({mode: "closed"});
-      root.innerHTML = '<div style="position:fixed;bottom:0;left:0;right:0;background:#fff;padding:16px;z-index:1000">' +
+      root.innerHTML = '<div style="position:fixed;bottom:0;left:0;right:0;background:#fff;z-index:1000">' +
         '<p>Nous utilisons des cookies pour la mesure d\\'audience et la publicit\u00e9.</p>' +
         '<button type="button" data-consent="reject">Continuer sans accepter</button> ' +
         '<button type="button" data-consent="accept">Tout accepter</button></div>';

@@ -49,8 +49,8 @@ class _Handler(BaseHTTPRequestHandler):
             web.log.append(entry)
             web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        for route in (behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route, vendors.route,
-                      web.extra_route):
+        for route in (behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route,
+                      vendors.route, web.extra_route):
             if route is None:
                 continue
             answer = route(host, parts.path, query, self.command, body, self.headers, web)
