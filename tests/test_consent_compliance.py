@@ -78,6 +78,9 @@ def test_reject_is_verified_and_the_tag_that_ignores_it_is_a_violation(host, cra
     assert any(v["type"] == "cookie" and v["name"] == "_ga" and v["vendor"] == "Google Analytics 4"
                for v in consent["violations"])
     assert report["message"] is None
+    stored = [c for c in report["cookies"] if c["stores_consent"]]
+    assert stored and all(c["phase"] == "after_reject" or host == "cc-tarteaucitron.example" for c in stored)
+    assert not {c["name"] for c in stored} & {v.get("name") for v in consent["violations"]}
 
 
 def test_reject_in_a_second_layer(crawls):

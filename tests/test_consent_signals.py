@@ -79,24 +79,27 @@ def _hit(vendor, name, account, ms, **params):
 
 def test_phases_from_the_click_time():
     facts = report.ConsentFacts(banner=True, action="reject", verified=True, choice_ms=1000.0,
-                                cookies_at_choice={("_fbp", "shop.example")})
+                                cookies_at_choice={("_fbp", "shop.example")}, choice_cookies={"site_consent"})
     hits = [_hit("facebook", "Meta Pixel", "1", 500), _hit("google_analytics", "Google Analytics 4", "G-X", 1500),
             _hit("facebook", "Meta Pixel", "1", 2000)]
     pixels = [{"vendor": "Meta Pixel", "account_id": "1"}, {"vendor": "Google Analytics 4", "account_id": "G-X"}]
     cookies = [{"name": "_fbp", "domain": "shop.example", "expires": 4102444800, "session": False},
                {"name": "_ga", "domain": ".shop.example", "expires": -1, "session": True},
-               {"name": "IDE", "domain": ".doubleclick.net", "expires": 4102444800, "session": False}]
+               {"name": "IDE", "domain": ".doubleclick.net", "expires": 4102444800, "session": False},
+               {"name": "site_consent", "domain": "www.shop.example", "expires": 4102444800, "session": False}]
     response = {"marketingPixels": pixels}
     report.build(response, hits, cookies, "https://www.shop.example/p", facts)
     assert [p["consent"] for p in pixels] == ["before_consent", "after_reject"]
-    got = {c["name"]: (c["phase"], c["party"], c["session"], c["vendor"]) for c in response["cookies"]}
+    got = {c["name"]: (c["phase"], c["party"], c["session"], c["vendor"]) for c in response["cookies"]
+           if not c["stores_consent"]}
+    assert [c["name"] for c in response["cookies"] if c["stores_consent"]] == ["site_consent"]
     assert got == {"_fbp": ("before_consent", "first", False, "Meta Pixel"),
                    "_ga": ("after_reject", "first", True, "Google Analytics 4"),
                    "IDE": ("after_reject", "third", False, find_vendor("floodlight").name)}
     assert response["cookies"][0]["expires"] == "2100-01-01T00:00:00Z"
     violations = response["consent"]["violations"]
     assert {"type": "pixel", "vendor": "Google Analytics 4", "account_id": "G-X"} in violations
-    assert len(violations) == 3
+    assert len(violations) == 3  # the CMP's own record of the refusal is not one
     items = report.rule_items(response)
     rules = [{"rule_id": "a", "vendor": "*", "key": "after_reject", "value": "Google*", "rule_type": "Consent"},
              {"rule_id": "b", "vendor": "*", "key": "before_consent", "value": "facebook", "rule_type": "Consent"},

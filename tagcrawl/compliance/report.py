@@ -38,6 +38,8 @@ class ConsentFacts:
         cookies_at_choice: (name, domain) present just before that click.
         cmp, button_text: as reported.
         frames: ``consent_signals.collect_signals`` output.
+        choice_cookies: names of the cookies in which the CMP stored the
+            choice (the click's evidence): never a violation.
     """
 
     banner: bool = False
@@ -48,6 +50,7 @@ class ConsentFacts:
     cmp: str | None = None
     button_text: str | None = None
     frames: list = field(default_factory=list)
+    choice_cookies: set = field(default_factory=set)
 
     def phase_at(self, ms: float) -> str:
         """Phase of something first seen at epoch ``ms``."""
@@ -134,8 +137,9 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
         facts: the consent step's facts.
     Returns:
         ``[{name, domain, party: "first"|"third", session: bool, expires:
-        ISO 8601 UTC or None, phase, vendor: display name or None}]``, sorted by
-        phase order then name.
+        ISO 8601 UTC or None, phase, vendor: display name or None,
+        stores_consent: the CMP stored the choice in it}]``, sorted by phase
+        order then name.
     """
     site = registrable_domain(urlsplit(page_url).hostname or "")
     out = []
@@ -147,7 +151,7 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
         session = bool(cookie.get("session")) or _expiry(cookie) is None
         out.append({"name": name, "domain": domain, "party": party, "session": session,
                     "expires": _expiry(cookie), "phase": facts.cookie_phase((name, cookie.get("domain"))),
-                    "vendor": vendor.name if vendor else None})
+                    "vendor": vendor.name if vendor else None, "stores_consent": name in facts.choice_cookies})
     out.sort(key=lambda c: (PHASES.index(c["phase"]), c["name"] or "", c["domain"]))
     return out
 
@@ -156,7 +160,7 @@ def _items(pixels: list[dict], cookies: list[dict], phase: str) -> list[dict]:
     items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id")}
              for p in pixels if p.get("consent") == phase]
     items += [{"type": "cookie", "vendor": c["vendor"], "name": c["name"], "domain": c["domain"]}
-              for c in cookies if c["phase"] == phase]
+              for c in cookies if c["phase"] == phase and not c.get("stores_consent")]
     return items
 
 

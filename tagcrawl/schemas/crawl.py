@@ -127,6 +127,8 @@ class CookieSchema(Schema):
     phase = fields.String(required=True, validate=PHASE, metadata={"description": _PHASE_DOC})
     vendor = fields.String(required=True, allow_none=True,
                            metadata={"description": "Vendor whose well-known cookie name it is."})
+    stores_consent = fields.Boolean(metadata={"description": "The CMP stored the visitor's choice in it (never a "
+                                                             "violation)."})
 
 
 class ConsentItemSchema(Schema):
