@@ -35,6 +35,7 @@ def crawls(fixture_web, npm_packages, tmp_path_factory):
     requests[("cc-decoy.example", "accept")] = request("https://cc-decoy.example/")  # byPassConsent default
     requests[("cc-gcm.example", "accept")] = request("https://cc-gcm.example/", consentAction="accept")
     requests[("cc-vanilla.example", "none")] = request("https://cc-vanilla.example/", byPassConsent=False)
+    requests[("cc-nostore.example", "reject")] = request("https://cc-nostore.example/", consentAction="reject")
     return crawl_all(config, requests)
 
 
@@ -139,3 +140,12 @@ def test_consent_mode_states_per_google_pixel_and_granted_storage_before_consent
         "denied", "granted", "denied", "granted")
     assert report["consent"]["granted_before_consent"] == [
         {"vendor": "Google Ads", "account_id": "AW-123456789", "gcs": "G111", "gcd": "13t3t3t3t5"}]
+
+
+def test_a_refusal_that_is_not_stored_is_not_verified_but_still_sets_the_phases(crawls):
+    crawled = crawls[("cc-nostore.example", "reject")]
+    consent = crawled.response["consent"]
+    assert (consent["verified"], consent["button_text"]) == (False, "Decline")
+    assert crawled.consent.evidence == ["banner hidden"]
+    assert phases(crawled.response)[IGNORES] == "after_reject"
+    assert {"type": "pixel", "vendor": IGNORES[0], "account_id": IGNORES[1]} in consent["violations"]

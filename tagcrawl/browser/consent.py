@@ -64,10 +64,12 @@ class ConsentResult:
             "cookie <name>", "storage <key>", "tcf useractioncomplete".
         rounds: how many times the page was scanned (1 + DOM changes waited for).
         attempts: labels of the buttons clicked, in order (settings included).
-        choice_ms: epoch milliseconds of the verified click (None without one):
-            the boundary between ``before_consent`` and ``after_<action>``.
+        choice_ms: epoch milliseconds of the verified click, else of the click
+            after which the banner was gone (a refusal the CMP did not store);
+            None without either: the boundary between ``before_consent`` and
+            ``after_<action>``.
         cookies_at_choice: (name, domain) of the cookies present just before
-            the verified click.
+            that click.
     """
 
     banner: bool = False

@@ -204,4 +204,7 @@ def choose(session, config: dict, finding, deadline: float, result, rescan) -> N
             result.cookies_at_choice = set(before["cookies"])
             return
         result.evidence = found
+        if hidden:  # the banner went away without storing a choice: still the moment of the choice
+            result.button_text, result.choice_ms = _text(label), clicked_at
+            result.cookies_at_choice = set(before["cookies"])
         finding = rescan({"secondLayer": second})

@@ -4,13 +4,15 @@ cookie, the cookie list, and the summary ``consent`` object.
 Phases (``PHASES``):
 
 - ``no_banner``: the crawl found no consent banner;
-- ``before_consent``: first seen before the verified consent click (or there
-  was a banner and no verified click: no choice was ever made);
-- ``after_accept`` / ``after_reject``: first seen after the verified click.
+- ``before_consent``: first seen before the consent click (or there was a
+  banner and no click took effect: no choice was ever made);
+- ``after_accept`` / ``after_reject``: first seen after the click that was
+  verified, or after which the banner was gone (``consent.verified`` tells
+  which).
 
 A pixel's moment is its first hit's timestamp (epoch ms, CDP ``wallTime``);
 the click's is taken just before the click.  A cookie's phase is decided by
-the cookie snapshots: present just before the verified click -> before.
+the cookie snapshots: present just before that click -> before.
 """
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ class ConsentFacts:
         banner: a banner was found.
         action: "accept", "reject" or "none".
         verified: the click was verified.
-        choice_ms: epoch ms of the verified click, else None.
+        choice_ms: epoch ms of the click that took effect (verified, or the
+            banner gone), else None.
         cookies_at_choice: (name, domain) present just before that click.
         cmp, button_text: as reported.
         frames: ``consent_signals.collect_signals`` output.
@@ -187,7 +190,7 @@ def consent_summary(facts: ConsentFacts, pixels: list[dict], cookies: list[dict]
     """The ``consent`` object of a CrawlResponse: ``{cmp, action, button_text,
     verified, banner, violations, before_consent, granted_before_consent, tcf,
     us_privacy, gpp}``.  ``violations``: pixels and cookies first seen after a
-    verified refusal; ``before_consent``: those first seen before any choice
+    refusal; ``before_consent``: those first seen before any choice
     (both ``[{type: "pixel"|"cookie", vendor, account_id | name, domain}]``)."""
     usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
     gpp = next((signals.gpp_summary((f.get("gpp") or {}).get("gppString"),

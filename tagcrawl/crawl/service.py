@@ -222,7 +222,7 @@ def _steps(session, config, request, options, response, deadline):
     response["marketingPixels"] = pixels_from_hits(hits)
     compliance.build(response, hits, cookies, request["url"], compliance.ConsentFacts(
         banner=consent.banner, action=consent.action, verified=consent.verified,
-        choice_ms=consent.choice_ms if consent.verified else None, cookies_at_choice=consent.cookies_at_choice,
+        choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
         cmp=consent.cmp, button_text=consent.button_text, frames=frames,
         choice_cookies={e[len("cookie "):] for e in consent.evidence if e.startswith("cookie ")}))
     return hits, cookies, list(capture.datalayer)

@@ -64,8 +64,8 @@ class ButtonAttributesSchema(Schema):
 
 
 PHASE = validate.OneOf(["before_consent", "after_accept", "after_reject", "no_banner"])
-_PHASE_DOC = ("Consent phase in which it first appeared: `before_consent` (before any verified consent click), "
-              "`after_accept`, `after_reject` (after a verified click of that kind) or `no_banner`.")
+_PHASE_DOC = ("Consent phase in which it first appeared: `before_consent` (before the consent click, or no choice was made), "
+              "`after_accept`, `after_reject` (after the consent click of that kind) or `no_banner`.")
 _STATE = fields.String(allow_none=True, validate=validate.OneOf(["granted", "denied"]))
 
 
@@ -163,7 +163,7 @@ class ConsentReportSchema(Schema):
                                                        "refusal stored too)."})
     banner = fields.Boolean()
     violations = fields.List(fields.Nested(ConsentItemSchema),
-                             metadata={"description": "Pixels and cookies first seen after a verified refusal."})
+                             metadata={"description": "Pixels and cookies first seen after the refusal."})
     before_consent = fields.List(fields.Nested(ConsentItemSchema),
                                  metadata={"description": "Pixels and cookies first seen before any choice."})
     granted_before_consent = fields.List(fields.Dict(), metadata={

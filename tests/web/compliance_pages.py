@@ -16,6 +16,7 @@ unmodified by the npm CDN route (``npm_cdn.cdn_url``):
 - ``cc-frame.example``: a site banner in a cross-site iframe
   (``consent-widget.example/reject.html``) whose refusal is posted to the page;
   ``cc-closed-shadow.example``: a site banner in a closed shadow root;
+  ``cc-nostore.example``: a banner whose "Decline" only hides it (stores nothing);
 - ``cc-gcm.example``: a site banner and Google hits carrying Consent Mode
   ``gcs``/``gcd`` in several states (what gtag.js sends; gtag.js is not on npm).
 
@@ -292,6 +293,19 @@ CLOSED_SHADOW = """<consent-box></consent-box>
   });
 </script>"""
 
+NO_STORE = """<div id="bar" role="dialog" style="position:fixed;bottom:0;left:0;right:0;background:#fff;z-index:1000">
+  <p>We use cookies for advertising.</p>
+  <button type="button" id="no">Decline</button> <button type="button" id="yes">Accept</button>
+</div>
+<script>
+  /* refusing only hides the banner: nothing is stored */
+  document.getElementById("no").onclick = function () { document.getElementById("bar").remove(); ccTags.anyChoice(); };
+  document.getElementById("yes").onclick = function () {
+    document.cookie = "cookie_consent=yes; path=/; max-age=86400";
+    document.getElementById("bar").remove(); ccTags.anyChoice(); ccTags.accepted();
+  };
+</script>"""
+
 BUILDERS = {
     "cc-vanilla.example": ("vanilla-cookieconsent", lambda: _vanilla(False)),
     "cc-vanilla-layered.example": ("vanilla-cookieconsent, reject in the second layer", lambda: _vanilla(True)),
@@ -304,6 +318,7 @@ BUILDERS = {
     "cc-gcm.example": ("Google Consent Mode", lambda: ("", GCM_HITS)),
     "cc-frame.example": ("Banner in a cross-site iframe", lambda: ("", FRAME_TOP)),
     "cc-closed-shadow.example": ("Banner in a closed shadow root", lambda: ("", CLOSED_SHADOW)),
+    "cc-nostore.example": ("A refusal that is not stored", lambda: ("", NO_STORE)),
 }
 
 
