@@ -140,6 +140,15 @@ def _verified(action: str, found: list[str]) -> bool:
     return bool(found)
 
 
+def _browser_now(driver) -> float:
+    """The browser's clock, epoch ms: the clock of the requests' ``wallTime``
+    (a remote Grid browser's clock may differ from this machine's)."""
+    try:
+        return float(driver.execute_script("return Date.now();"))
+    except (WebDriverException, TypeError, ValueError):
+        return time.time() * 1000.0
+
+
 def _text(value) -> str | None:
     return " ".join((value or "").split()) or None
 
@@ -179,7 +188,7 @@ def choose(session, config: dict, finding, deadline: float, result, rescan) -> N
             return
         _mark(driver, element)
         before = state(session)
-        clicked_at = time.time() * 1000.0
+        clicked_at = _browser_now(driver)
         if not _click(driver, element):
             finding = rescan({"secondLayer": second})
             continue
