@@ -31,6 +31,7 @@ COUNTRY_MSG = _coded("Must be an ISO 3166-1 alpha-2 country code, e.g. 'DE'.", "
 EMPTY_MSG = _coded("Must not be empty.", "string_too_short")
 TOO_LONG_MSG = _coded("Too long.", "too_long")
 DEPTH_MSG = _coded("Nested too deeply.", "too_deep")
+PATH_DEPTH_MSG = _coded("A dataLayer path has too many segments.", "too_deep")
 OBJECT_ITEMS_MSG = _coded("Every item must be an object.", "dict_type")
 CONDITION_MSG = _coded(f"Must be one of: {', '.join(CONDITIONS)}.", "enum")
 RULE_TYPE_MSG = _coded(f"Must be one of: {', '.join(RULE_TYPES)}.", "enum")
