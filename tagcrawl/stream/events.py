@@ -40,7 +40,9 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks
 class EventFilter:
     """Which events to read.  ``since`` is inclusive, ``until`` exclusive
     (aware datetimes, compared with ``event_timestamp``); ``domain`` matches
-    the registrable domain or the host; the others are exact."""
+    the registrable domain or the host; the others are exact.  ``readable``:
+    None (no tenancy limit: admin keys, the CLI) or a SELECT of the customer
+    ids the caller may read (``grants.readable_customers``)."""
 
     customer: str | None = None
     domain: str | None = None
@@ -48,6 +50,7 @@ class EventFilter:
     event: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    readable: object | None = None
 
 
 def parse_time(text: str, now: datetime | None = None) -> datetime:
@@ -97,6 +100,8 @@ def _filtered(query, flt: EventFilter):
     if flt.customer:
         customer_id = db.select(Customer.id).where(Customer.name == flt.customer).scalar_subquery()
         query = query.where(StreamEvent.customer_id == customer_id)
+    if flt.readable is not None:
+        query = query.where(StreamEvent.customer_id.in_(flt.readable))
     if flt.domain:
         domain = flt.domain.strip().lower()
         query = query.where(or_(StreamEvent.domain == domain, StreamEvent.host == domain))

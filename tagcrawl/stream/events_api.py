@@ -9,13 +9,19 @@ and ``cursor`` (``next_cursor`` of the previous page).
 Answer: ``{"events": [event, ...], "next_cursor": str or null}``, events in
 ``(event_timestamp, id)`` order; ``next_cursor`` is null on the last page.
 A bad parameter is a 400 ErrorMessage that names it.
+
+Tenancy (``grants.py``): a key reads only the customers it is granted, or all
+with the all-customers flag.  ``customer`` naming a customer the key is not
+granted (or that does not exist) is a 403, the same answer for both, so a key
+cannot probe customer names.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, g, jsonify, request
 
 from ..apikeys import require_api_key
 from ..errors import ApiError
+from ..grants import granted_names, readable_customers
 from .events import PAGE_DEFAULT, EventFilter, page_events, parse_time
 
 bp = Blueprint("stream_events", __name__)
@@ -48,8 +54,13 @@ def _limit_arg() -> int:
 @require_api_key
 def list_events():
     """One page of stored events; see the module docstring."""
+    customer = request.args.get("customer") or None
+    readable = readable_customers(g.api_key)
+    if readable is not None and customer is not None and customer not in granted_names(g.api_key):
+        raise ApiError(403, "customer: this API key is not granted that customer.")
     flt = EventFilter(
-        customer=request.args.get("customer") or None,
+        readable=readable,
+        customer=customer,
         domain=request.args.get("domain") or None,
         vendor=request.args.get("vendor") or None,
         event=request.args.get("event") or None,
