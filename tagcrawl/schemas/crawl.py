@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from .common import (CONDITION_MSG, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG, HttpUrl,
-                     validate_country, validate_uuid4)
+from .common import (CONDITION_MSG, COUNTRY_CODES, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
+                     HttpUrl, StrictBoolean, validate_country, validate_uuid4)
 from ..crawl.rules import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
 
 class OptionsSchema(Schema):
@@ -13,11 +13,12 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    screenShots = fields.Boolean(allow_none=True, load_default=False)
-    byPassConsent = fields.Boolean(allow_none=True, load_default=True)
-    country = fields.String(allow_none=True, load_default=None, validate=validate_country)
-    proxy = fields.Boolean(allow_none=True, load_default=True)
-    webhook = fields.Boolean(allow_none=True, load_default=False)
+    screenShots = StrictBoolean(allow_none=True, load_default=False)
+    byPassConsent = StrictBoolean(allow_none=True, load_default=True)
+    country = fields.String(allow_none=True, load_default=None, validate=validate_country,
+                            metadata={"enum": COUNTRY_CODES + [None]})
+    proxy = StrictBoolean(allow_none=True, load_default=True)
+    webhook = StrictBoolean(allow_none=True, load_default=False)
 
 
 class ValidationRuleSchema(Schema):

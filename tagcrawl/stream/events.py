@@ -63,12 +63,27 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
     match = _RELATIVE.match(value.lower())
     if match:
         now = now or datetime.now(timezone.utc)
-        return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        try:
+            return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        except OverflowError:  # further back than year 1: every event
+            return datetime.min.replace(tzinfo=timezone.utc)
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
         raise ValueError(f"{text!r} is not an ISO 8601 time nor a duration like 24h or 7d") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return to_utc(parsed)
+
+
+def to_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC (naive = UTC already).  PostgreSQL refuses offsets past
+    ±15:59 (RFC 3339 allows ±23:59), so times are converted before a query;
+    one before year 1 in UTC becomes ``datetime.min`` (UTC)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    try:
+        return moment.astimezone(timezone.utc)
+    except OverflowError:
+        return datetime.min.replace(tzinfo=timezone.utc)
 
 
 def encode_cursor(event_timestamp: datetime, row_id: int) -> str:
