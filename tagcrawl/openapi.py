@@ -90,10 +90,21 @@ def _query(name: str, description: str, schema: dict | None = None) -> dict:
 _ORIGIN = {"name": "Origin", "in": "header", "required": False, "schema": {"type": "string"},
            "description": "Origin of the page that sent the event (a browser sets it)."}
 _NO_CONTENT = {"description": "Accepted: the event is stored (committed). No body."}
+_READY = {"type": "object", "required": ["status", "database", "browsers"], "properties": {
+    "status": {"type": "integer", "enum": [200, 503]},
+    "database": {"type": "string", "enum": ["ok", "unavailable"]},
+    "browsers": {"type": "object", "required": ["state", "size", "alive", "idle"], "properties": {
+        "state": {"type": "string", "enum": ["ok", "unavailable"]}, "size": {"type": "integer"},
+        "alive": {"type": "integer"}, "idle": {"type": "integer"}}}}}
 
 OPERATIONS = [
     Operation("get", "/", "crawl.health", "Health check", "meta",
               {200: _json("HealthCheckResponse", "Always `{\"status\": 200}`.")}),
+    Operation("get", "/health/ready", "health.ready", "Readiness (database and browsers)", "meta",
+              {200: _json(_READY, "Ready: the database answers and browsers can be started."),
+               503: {**_json(_READY, "Not ready: the database or the browsers are unavailable."),
+                     "headers": _RETRY_AFTER}},
+              description="For load balancers. `GET /` is the liveness check and touches neither."),
     Operation("post", "/api/v1", "crawl.crawl", "Crawl a page", "crawl",
               {200: _json("CrawlResponse", "The crawl report; `success` is false when the page could not be "
                                            "crawled or was blocked (see `error`)."),
