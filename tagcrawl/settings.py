@@ -67,6 +67,12 @@ def load_settings(environ: dict | None = None) -> dict:
         "PROXY_URL": env.get("TAGCRAWL_PROXY_URL") or None,
         "SCREENSHOT_DIR": env.get("TAGCRAWL_SCREENSHOT_DIR") or None,
         "SCREENSHOT_URL": env.get("TAGCRAWL_SCREENSHOT_URL") or None,
+        # A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,
+        # PostgreSQL statement_timeout (the client gives a silent server 2 s more, then drops
+        # the connection), SQLAlchemy pool_timeout.  0 turns one off.
+        "DB_CONNECT_TIMEOUT_S": _int(env.get("TAGCRAWL_DB_CONNECT_TIMEOUT_S"), 3),
+        "DB_STATEMENT_TIMEOUT_MS": _int(env.get("TAGCRAWL_DB_STATEMENT_TIMEOUT_MS"), 5000),
+        "DB_POOL_TIMEOUT_S": _float(env.get("TAGCRAWL_DB_POOL_TIMEOUT_S"), 5.0),
         "STREAM_MAX_BYTES": _int(env.get("TAGCRAWL_STREAM_MAX_BYTES"), 64 * 1024),
         "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
         "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
