@@ -17,7 +17,7 @@ import psutil
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from ..egress.chrome import chrome_args
+from ..egress.chrome import CONTAINMENT_PREFS, chrome_args
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,7 @@ def chrome_options(config: dict) -> webdriver.ChromeOptions:
     options = webdriver.ChromeOptions()
     for arg in chrome_args(config, (*BASE_CHROME_ARGS, *config.get("CHROME_ARGS", ()))):
         options.add_argument(arg)
+    options.add_experimental_option("prefs", CONTAINMENT_PREFS)
     options.page_load_strategy = "normal"
     options.unhandled_prompt_behavior = "dismiss"
     options.set_capability("goog:loggingPrefs", {"browser": "OFF", "driver": "OFF"})

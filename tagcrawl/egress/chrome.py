@@ -9,40 +9,31 @@ from .policy import EgressPolicy
 from .rules import split_rules
 from .server import get_egress
 
-#: Doors closed in Chrome itself, whatever the proxy does.
+#: Switches of every crawl browser, whatever the proxy does.  Each was tried
+#: against Chromium 156 by tests/test_containment.py (docs/security.md).
 CONTAINMENT_SWITCHES = (
-    # HTTP/3 and WebTransport run over QUIC (UDP), which no HTTP proxy carries.
-    "--disable-quic",
-    # WebRTC: no UDP that does not go through the proxy (no STUN/TURN-UDP, no
-    # host candidates); TURN over TCP goes through the proxy and is filtered.
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--enforce-webrtc-ip-permission-check",
     # Loopback goes through the proxy too: Chrome bypasses proxies for
     # localhost/127.0.0.1/[::1] unless told "<-loopback>".
     "--proxy-bypass-list=<-loopback>",
-    # No DNS prefetch / preconnect from Chrome's predictor.
+    # No HTTP/3 (QUIC over UDP, which no HTTP proxy carries) for page requests.
+    # WebTransport ignores it; the proxy is what stops WebTransport.
+    "--disable-quic",
+    # Chromium 156 ignores this switch (STUN still leaves without the prefs
+    # below); kept for the builds that read it.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    # No DNS prefetch from Chrome's predictor (lookups only, never a connection).
     "--dns-prefetch-disable",
 )
-#: Features turned off: speculation rules (prefetch and prerender, with their
-#: activation), NoState prefetch (<link rel=prerender>), the private prefetch proxy.
-CONTAINMENT_FEATURES = ("SpeculationRules", "Prerender2", "PrefetchUseContentRefactor", "NoStatePrefetch",
-                        "PrefetchProxy", "SpeculationRulesPrefetchFuture")
-#: Blink features turned off: the ``<script type=speculationrules>`` parser itself.
-CONTAINMENT_BLINK_FEATURES = ("SpeculationRules",)
-
-
-def _merge_list_switch(args: list[str], switch: str, extra: tuple[str, ...]) -> list[str]:
-    """One ``switch=a,b,c`` from every occurrence plus ``extra``: Chrome reads
-    only the last occurrence of a switch, so several would drop all but one."""
-    values: list[str] = []
-    rest = []
-    for arg in args:
-        if arg.startswith(switch + "="):
-            values += [v for v in arg[len(switch) + 1:].split(",") if v]
-        else:
-            rest.append(arg)
-    values += extra
-    return rest + [f"{switch}={','.join(dict.fromkeys(values))}"]
+#: Profile preferences (ChromeOptions ``prefs``), inherited by every browser
+#: context created over CDP:
+#: - WebRTC may use proxied transports only: STUN and TURN over UDP never
+#:   leave, TURN over TCP goes through the egress proxy and is filtered;
+#: - network prediction "never" (2): no speculation-rules prefetch or
+#:   prerender, no preconnect.  ``--disable-features`` names
+#:   (Prerender2, SpeculationRulesPrefetchFuture, ...) did not stop them.
+CONTAINMENT_PREFS = {"webrtc": {"ip_handling_policy": "disable_non_proxied_udp",
+                                "multiple_routes_enabled": False, "nonproxied_udp_enabled": False},
+                     "net": {"network_prediction_options": 2}}
 
 
 def egress_mode(config: dict) -> str:
@@ -71,8 +62,7 @@ def chrome_args(config: dict, args) -> list[str]:
         config: settings (``EGRESS_PROXY_URL``, ``CHROME_ARGS``, ...).
         args: base switches followed by ``TAGCRAWL_CHROME_ARGS``.
     Returns:
-        ``args`` with the containment switches added and ``--disable-features``
-        merged into one; unless the egress proxy is off, ``--proxy-server``
+        ``args`` with the containment switches added; unless the egress proxy is off, ``--proxy-server``
         points at it and ``--host-resolver-rules`` is taken out (the proxy
         applies the rules; left in Chrome, ``MAP *`` would also remap the
         proxy's own address).
@@ -83,9 +73,7 @@ def chrome_args(config: dict, args) -> list[str]:
         args = split_rules(args).others + [f"--proxy-server={owned_egress(config).proxy_url(None)}"]
     elif mode == "shared":
         args = split_rules(args).others + [f"--proxy-server={config['EGRESS_PROXY_URL']}"]
-    args = [a for a in args if not a.startswith("--proxy-bypass-list=")] + list(CONTAINMENT_SWITCHES)
-    args = _merge_list_switch(args, "--disable-features", CONTAINMENT_FEATURES)
-    return _merge_list_switch(args, "--disable-blink-features", CONTAINMENT_BLINK_FEATURES)
+    return [a for a in args if not a.startswith("--proxy-bypass-list=")] + list(CONTAINMENT_SWITCHES)
 
 
 def context_proxy(config: dict, upstream: str | None) -> str | None:
