@@ -65,6 +65,11 @@ def load_settings(environ: dict | None = None) -> dict:
         "DRIVER_MAX_CRAWLS": _int(env.get("TAGCRAWL_DRIVER_MAX_CRAWLS"), 50),
         "ALLOW_PRIVATE_TARGETS": _bool(env.get("TAGCRAWL_ALLOW_PRIVATE_TARGETS"), False),
         "PROXY_URL": env.get("TAGCRAWL_PROXY_URL") or None,
+        # Egress proxy (tagcrawl/egress, docs/security.md): unset -> tagcrawl runs its own in each
+        # worker, on EGRESS_LISTEN, given to Chrome as EGRESS_HOST; a URL -> a shared one; "off" -> none.
+        "EGRESS_PROXY_URL": env.get("TAGCRAWL_EGRESS_PROXY_URL") or None,
+        "EGRESS_LISTEN": env.get("TAGCRAWL_EGRESS_LISTEN") or "127.0.0.1",
+        "EGRESS_HOST": env.get("TAGCRAWL_EGRESS_HOST") or None,
         "SCREENSHOT_DIR": env.get("TAGCRAWL_SCREENSHOT_DIR") or None,
         "SCREENSHOT_URL": env.get("TAGCRAWL_SCREENSHOT_URL") or None,
         # A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,
