@@ -23,6 +23,7 @@ from ..browser.consent_signals import collect_signals
 from ..compliance import report as compliance
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
+from ..egress.chrome import context_proxy
 from ..browser.pool import PoolExhausted, get_pool
 from ..browser.session import CrawlSession
 from ..netguard import url_refusal
@@ -120,10 +121,14 @@ def _crawl_in(handle, config, request, options, response, deadline):
         handle.broken = True
         kill_browser(handle, graceful=False)
 
+    try:  # the crawl's route through the egress proxy (tagcrawl/egress)
+        proxy = context_proxy(config, proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False,
+                                                options.get("country")))
+    except (ValueError, OSError) as exc:
+        raise CrawlFailed(f"egress proxy unavailable: {exc}") from exc
     watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), on_deadline)
     watchdog.daemon = True
     watchdog.start()
-    proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
         with CrawlSession(handle, capture, proxy_server=proxy) as session:
             result = _steps(session, config, request, options, response, deadline)
