@@ -5,7 +5,9 @@
    container of the CMP's own cross-site iframe) and, when the visitor
    accepts, writes the CMP's consent cookies and storage entries, closes the
    banner, tells TCF listeners "useractioncomplete" and fires the page's
-   consent callback (the "fixtureconsent" event, which loads the gated pixel). */
+   consent callback (the "fixtureconsent" event, which loads the gated pixel).
+   Its refuse button (a "Reject all"/"Decline"/"Deny" of the real markup)
+   stores the refusal (fixture_cmp_rejected), closes the banner, and fires nothing. */
 (function (CFG) {
   "use strict";
   if (window.__fixtureCmpLoaded) return;
@@ -93,7 +95,14 @@
     Array.prototype.forEach.call(root.querySelectorAll("[data-fixture-reject]"), function (el) {
       el.addEventListener("click", function (event) { event.preventDefault(); reject(); });
     });
+    // The CMP's own refuse button in its real markup ("Reject all", "Decline", "Deny", "Only necessary").
+    Array.prototype.forEach.call(root.querySelectorAll("button,a,[role=button]"), function (el) {
+      if (el !== button && REJECT_LABEL.test(el.textContent || "")) {
+        el.addEventListener("click", function (event) { event.preventDefault(); reject(); });
+      }
+    });
   }
+  var REJECT_LABEL = /^\s*(reject|decline|deny|refuse|only necessary|i decline|continue without)/i;
   var BASE_STYLE = "position:fixed;left:0;right:0;bottom:0;z-index:2147483000;background:#fff;color:#222;" +
     "padding:16px;border-top:1px solid #ccc;font:14px sans-serif";
   function draw() {
