@@ -21,7 +21,8 @@ CMPS = {"cc-vanilla.example": ("CookieConsent v3 (orestbida)", "Accept all", "Re
         "cc-tcf.example": ("TCF CMP 300", "Accept all", "Reject all"),
         "cc-vanilla-layered.example": ("CookieConsent v3 (orestbida)", "Accept all", "Reject all"),
         "cc-frame.example": (None, "Alle akzeptieren", "Alle ablehnen"),  # site banner, cross-site iframe
-        "cc-closed-shadow.example": (None, "Tout accepter", "Continuer sans accepter")}
+        "cc-closed-shadow.example": (None, "Tout accepter", "Continuer sans accepter"),
+        "cc-gpp.example": (None, "Accept", "Do not sell my personal information")}
 BEFORE = ("Meta Pixel", "111111111111111")
 ACCEPTED = ("TikTok Pixel", "CACCEPT0000000000001")
 IGNORES = ("Google Analytics 4", "G-IGNORE01")
@@ -149,3 +150,11 @@ def test_a_refusal_that_is_not_stored_is_not_verified_but_still_sets_the_phases(
     assert crawled.consent.evidence == ["banner hidden"]
     assert phases(crawled.response)[IGNORES] == "after_reject"
     assert {"type": "pixel", "vendor": IGNORES[0], "account_id": IGNORES[1]} in consent["violations"]
+
+
+def test_gpp_cmp_us_privacy_section_is_read_through_gpp_ping(crawls):
+    accepted = crawls[("cc-gpp.example", "accept")].response["consent"]
+    refused = crawls[("cc-gpp.example", "reject")].response["consent"]
+    assert accepted["gpp"]["applicable_sections"] == [6]
+    assert (accepted["gpp"]["us_privacy"], refused["gpp"]["us_privacy"]) == ("1YNN", "1YYN")
+    assert refused["us_privacy"] == {"string": "1YYN", "notice": True, "opt_out_sale": True, "lspa": False}

@@ -46,7 +46,8 @@ def test_us_privacy_and_gpp():
     assert signals.decode_usp("1---").notice is None
     assert signals.decode_usp("2YNN") is None and signals.decode_usp("1YN") is None
     gpp = signals.gpp_summary("DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA", [2])
-    assert gpp["applicable_sections"] == [2] and gpp["sections"] == 1
+    assert gpp["applicable_sections"] == [2] and gpp["sections"] == 1 and gpp["us_privacy"] is None
+    assert signals.gpp_summary("DBABTA~1YYN", [6])["us_privacy"] == "1YYN"
 
 
 def test_tcf_params_of_a_pixel():

@@ -192,10 +192,11 @@ def consent_summary(facts: ConsentFacts, pixels: list[dict], cookies: list[dict]
     us_privacy, gpp}``.  ``violations``: pixels and cookies first seen after a
     refusal; ``before_consent``: those first seen before any choice
     (both ``[{type: "pixel"|"cookie", vendor, account_id | name, domain}]``)."""
-    usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
     gpp = next((signals.gpp_summary((f.get("gpp") or {}).get("gppString"),
                                     (f.get("gpp") or {}).get("applicableSections"))
                 for f in facts.frames if (f.get("gpp") or {}).get("gppString")), None)
+    usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
+    usp = usp or signals.decode_usp((gpp or {}).get("us_privacy"))  # GPP's uspv1 section
     return {"cmp": facts.cmp, "action": facts.action, "button_text": facts.button_text,
             "verified": facts.verified, "banner": facts.banner,
             "violations": _items(pixels, cookies, "after_reject"),

@@ -115,11 +115,15 @@ def decode_usp(text: str | None) -> USPrivacy | None:
 
 
 def gpp_summary(gpp_string: str | None, sections: list | None = None) -> dict | None:
-    """``{"gpp_string", "applicable_sections", "sections"}`` of a GPP string:
-    ``sections`` counts the ``~``-separated section segments after the header;
+    """``{"gpp_string", "applicable_sections", "sections", "us_privacy"}`` of a
+    GPP string: ``sections`` counts the ``~``-separated section segments after
+    the header; ``us_privacy`` is the US Privacy section (uspv1, section 6,
+    whose segment is the 4-character US Privacy string) when there is one.
     None when there is no string."""
     if not isinstance(gpp_string, str) or not gpp_string:
         return None
     parts = gpp_string.split("~")
+    usp = next((u for u in map(decode_usp, parts[1:]) if u is not None), None)
     return {"gpp_string": gpp_string[:2000], "applicable_sections": list(sections or []),
-            "sections": len(parts) - 1 if parts[0].startswith("DB") else None}
+            "sections": len(parts) - 1 if parts[0].startswith("DB") else None,
+            "us_privacy": usp.raw if usp else None}

@@ -180,9 +180,11 @@ class ConsentReportSchema(Schema):
                        "consent: `{vendor, account_id, gcs, gcd}`."})
     tcf = fields.List(fields.Nested(TcfSignalSchema))
     us_privacy = fields.Dict(allow_none=True, metadata={
-        "description": "US Privacy string from `__uspapi`: `{string, notice, opt_out_sale, lspa}`."})
+        "description": "US Privacy string from `__uspapi` (else GPP's uspv1 section): `{string, notice, "
+                       "opt_out_sale, lspa}`."})
     gpp = fields.Dict(allow_none=True, metadata={
-        "description": "GPP from `__gpp('ping')`: `{gpp_string, applicable_sections, sections}`."})
+        "description": "GPP from `__gpp('ping')`: `{gpp_string, applicable_sections, sections, us_privacy}` "
+                       "(`us_privacy`: its uspv1 section)."})
 
 
 class ValidationResultSchema(Schema):

@@ -17,6 +17,7 @@ unmodified by the npm CDN route (``npm_cdn.cdn_url``):
   (``consent-widget.example/reject.html``) whose refusal is posted to the page;
   ``cc-closed-shadow.example``: a site banner in a closed shadow root;
   ``cc-nostore.example``: a banner whose "Decline" only hides it (stores nothing);
+- ``cc-gpp.example``: a US privacy CMP on ``@iabgpp/cmpapi`` (GPP, uspv1 section);
 - ``cc-gcm.example``: a site banner and Google hits carrying Consent Mode
   ``gcs``/``gcd`` in several states (what gtag.js sends; gtag.js is not on npm).
 
@@ -306,6 +307,30 @@ NO_STORE = """<div id="bar" role="dialog" style="position:fixed;bottom:0;left:0;
   };
 </script>"""
 
+GPP_STUB = """<script>
+  /* A minimal __gpp stub (fixture code): queues calls and listeners until the CMP loads. */
+  (function () {
+    var queue = [], events = [], next = 0;
+    window.__gpp = function (command, callback, parameter) {
+      if (!arguments.length) return queue;
+      if (command === "events") return events;
+      if (command === "addEventListener") { events.push({id: ++next, callback: callback, parameter: parameter}); return; }
+      queue.push(Array.prototype.slice.call(arguments));
+    };
+  })();
+</script>"""
+
+
+def _gpp() -> tuple[str, str]:
+    head = GPP_STUB + '\n<script type="module" src="/__compliance/gpp_cmp.js"></script>'
+    body = """<div id="gpp-banner" role="dialog" style="position:fixed;bottom:0;left:0;right:0;background:#fff;z-index:1000">
+  <p>We use cookies and share personal information with advertising partners.</p>
+  <button type="button" data-gpp="reject">Do not sell my personal information</button>
+  <button type="button" data-gpp="accept">Accept</button>
+</div>"""
+    return head, body
+
+
 BUILDERS = {
     "cc-vanilla.example": ("vanilla-cookieconsent", lambda: _vanilla(False)),
     "cc-vanilla-layered.example": ("vanilla-cookieconsent, reject in the second layer", lambda: _vanilla(True)),
@@ -319,6 +344,7 @@ BUILDERS = {
     "cc-frame.example": ("Banner in a cross-site iframe", lambda: ("", FRAME_TOP)),
     "cc-closed-shadow.example": ("Banner in a closed shadow root", lambda: ("", CLOSED_SHADOW)),
     "cc-nostore.example": ("A refusal that is not stored", lambda: ("", NO_STORE)),
+    "cc-gpp.example": ("IAB GPP CMP (@iabgpp/cmpapi), US Privacy section", _gpp),
 }
 
 
@@ -336,6 +362,10 @@ def route(host, path, query, method, body, headers, web):
     if path == "/__compliance/tcf_cmp.js":
         text = (HERE / "tcf_cmp.js").read_text().replace(
             "__CMPAPI__", npm_cdn.cdn_url("@iabtcf/cmpapi", "lib/mjs/index.js"))
+        return 200, JS, text
+    if path == "/__compliance/gpp_cmp.js":
+        text = (HERE / "gpp_cmp.js").read_text().replace(
+            "__GPPAPI__", npm_cdn.cdn_url("@iabgpp/cmpapi", "lib/mjs/index.js"))
         return 200, JS, text
     if host == "consent-widget.example" and path == "/reject.html":
         return 200, HTML, FRAME_BANNER
