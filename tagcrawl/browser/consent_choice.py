@@ -93,6 +93,30 @@ def _shown(driver, path: tuple, element) -> bool:
         return False
 
 
+def _settle(driver, path: tuple) -> None:
+    """Let running CSS animations and transitions end (banners fading out,
+    second layers fading in), in the frame at ``path`` and the top document."""
+    for frames in ([path, ()] if path else [()]):
+        if not enter(driver, frames):
+            continue
+        try:
+            root = driver.execute_script("return document.documentElement;")
+            driver.execute_async_script(SETTLE_JS, root, SETTLE_MS)
+        except WebDriverException:
+            pass
+    driver.switch_to.default_content()
+
+
+def _rescan(capture, rescan, extra: dict, deadline: float):
+    """Scan again; when nothing is found (a layer still being drawn), once more
+    after the page's next DOM change (at most ``SETTLE_MS``)."""
+    found = rescan(extra)
+    if found is None and capture.wait_dom_change(time.monotonic(), min(SETTLE_MS / 1000.0,
+                                                                       max(0.0, deadline - time.monotonic()))):
+        found = rescan(extra)
+    return found
+
+
 def _mark(driver, element) -> None:
     try:
         driver.execute_script(SCAN_JS, {"mode": "mark"}, element)
@@ -132,6 +156,17 @@ def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: boo
     if after["tcf"] == "useractioncomplete" != before["tcf"]:
         found.append("tcf useractioncomplete")
     return list(dict.fromkeys(found))
+
+
+def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, finding) -> list[str]:
+    """Evidence after a click: is the banner (and the layer clicked in) hidden,
+    what did the page store since ``initial``."""
+    driver = session.driver
+    hidden = not _shown(driver, banner[1], banner[0])
+    if finding.box is not None and finding.box is not banner[0]:
+        hidden = hidden and not _shown(driver, finding.box_path, finding.box)
+    driver.switch_to.default_content()
+    return evidence(initial, state(session), cmp_name, hidden)
 
 
 def _verified(action: str, found: list[str]) -> bool:
@@ -190,21 +225,21 @@ def choose(session, config: dict, finding, deadline: float, result, rescan) -> N
         before = state(session)
         clicked_at = _browser_now(driver)
         if not _click(driver, element):
-            finding = rescan({"secondLayer": second})
+            finding = _rescan(capture, rescan, {"secondLayer": second}, deadline)
             continue
         result.clicked = True
         result.attempts.append(_text(label) or "")
         capture.wait_quiet(quiet, cap, deadline)
+        _settle(driver, finding.path)
         if opens:
             second = True
-            driver.switch_to.default_content()
-            finding = rescan({"secondLayer": True})
+            finding = _rescan(capture, rescan, {"secondLayer": True}, deadline)
             continue
-        hidden = not _shown(driver, banner[1], banner[0])
-        if finding.box is not None and finding.box is not banner[0]:
-            hidden = hidden and not _shown(driver, finding.box_path, finding.box)
-        driver.switch_to.default_content()
-        found = evidence(initial, state(session), result.cmp, hidden)
+        found = _outcome(session, initial, result.cmp, banner, finding)
+        if not _verified(result.action, found) and capture.wait_dom_change(
+                time.monotonic(), min(SETTLE_MS / 1000.0, max(0.0, deadline - time.monotonic()))):
+            _settle(driver, finding.path)  # the page reacted late: look again once
+            found = _outcome(session, initial, result.cmp, banner, finding)
         log.debug("consent %s %s via %s: clicked %r, evidence %s", result.action, result.cmp, result.how, label, found)
         if _verified(result.action, found):
             result.verified, result.evidence = True, found
@@ -213,7 +248,7 @@ def choose(session, config: dict, finding, deadline: float, result, rescan) -> N
             result.cookies_at_choice = set(before["cookies"])
             return
         result.evidence = found
-        if hidden:  # the banner went away without storing a choice: still the moment of the choice
+        if "banner hidden" in found:  # gone without storing a choice: still the moment of the choice
             result.button_text, result.choice_ms = _text(label), clicked_at
             result.cookies_at_choice = set(before["cookies"])
-        finding = rescan({"secondLayer": second})
+        finding = _rescan(capture, rescan, {"secondLayer": second}, deadline)
