@@ -4,8 +4,13 @@
 account ids are exactly ``ids`` (in order) and whose first event is
 ``event`` (``ANY`` = not checked).
 
-``NEGATIVE``: look-alikes (wrong host / path / parameter shape, malformed
-id) that must produce no hit of ``vendor``.
+``NEGATIVE``: look-alikes (wrong host / path / parameter shape) that must
+produce no hit of ``vendor``.
+
+``MALFORMED``: recognised requests (right host, path and shape) whose id is
+outside the vendor's usual format (issue 19): the id is reported exactly as
+sent (``ids``) and flagged with warnings, never dropped.  Before issue 19
+these were negatives.
 """
 from __future__ import annotations
 
@@ -48,6 +53,14 @@ def neg(vendor, url, body=None, note="", **kw) -> Case:
     if isinstance(body, (dict, list)):
         body = json.dumps(body)
     return Case(vendor, url, body=body, note=note, **kw)
+
+
+def bad(vendor, url, body=None, note="", sent=None, **kw) -> Case:
+    """A recognised request whose id is outside the vendor's usual format: it
+    must be reported as ``sent`` (a tuple for several ids), flagged."""
+    case = neg(vendor, url, body, note, **kw)
+    return Case(case.vendor, case.url, sent if isinstance(sent, tuple) else (sent,), ANY, case.body, case.method,
+                case.headers, note or "malformed id")
 
 
 def b64(doc) -> str:
@@ -212,6 +225,8 @@ POSITIVE = [
     pos("matomo", "https://shop.matomo.cloud/matomo.php", "2", body="idsite=2&rec=1&action_name=x"),
     pos("piwik_pro", f"https://shop.piwik.pro/ppms.php?idsite={UUID}&rec=1&action_name=Home", UUID),
     pos("piwik_pro", f"https://shop.example/ppms.php?idsite={UUID}&rec=1", UUID, note="first-party"),
+    pos("piwik_pro", "https://stats.shop.example/ppms.php?action_name=&idsite=1&rec=1&r=037654", "1",
+        note="numeric site id (older installs)"),
     pos("at_internet", "https://logs1412.xiti.com/hit.xiti?s=123456&s2=1&p=home&idclient=x", "123456", "page"),
     pos("at_internet", "https://collect.shop.example/event?s=123456&idclient=abc", ("123456", "123456"),
         "page.display", body={"events": [{"name": "page.display", "data": {}}, {"name": "click.action"}]}),
@@ -330,18 +345,18 @@ POSITIVE = [
 NEGATIVE = [
     neg("google_analytics", "https://www.google-analytics.com/g/collect?v=1&tid=G-ABC123XYZ9", note="v=1"),
     neg("google_analytics", "https://sgtm.shop.example/g/collect?v=2&tid=UA-1234-1", note="UA tid"),
-    neg("google_analytics", "https://www.googletagmanager.com/gtag/js?id=G-12", note="short id"),
+    bad("google_analytics", "https://www.googletagmanager.com/gtag/js?id=G-12", note="short id", sent='G-12'),
     neg("google_analytics", "https://shop.example/blog/g/collection?v=2&tid=G-ABC123XYZ9", note="path"),
     neg("universal_analytics", "https://www.google-analytics.com/collect?v=1&t=pageview&tid=G-ABC123XYZ9"),
-    neg("universal_analytics", "https://shop.example/collect?v=1&t=pageview&tid=UA-xx", note="bad id"),
-    neg("google_tag_manager", "https://www.googletagmanager.com/gtm.js?id=GTM-!!"),
+    bad("universal_analytics", "https://shop.example/collect?v=1&t=pageview&tid=UA-xx", note="bad id", sent='UA-xx'),
+    bad("google_tag_manager", "https://www.googletagmanager.com/gtm.js?id=GTM-!!", sent='GTM-!!'),
     neg("google_tag_manager", "https://shop.example/gtm.js?id=ABC", note="no GTM- id"),
     neg("google_tag", "https://www.googletagmanager.com/gtag/js?id=GX-ABCD1234"),
     neg("google_ads", "https://www.googleadservices.com/pagead/conversion/abc/"),
     neg("google_ads", "https://evil.example/pagead/conversion/123456789/", note="wrong host"),
     neg("floodlight", "https://ad.doubleclick.net/ddm/trackclk/N1234.5678/B1;dc_trk_aid=1"),
-    neg("floodlight", "https://ad.doubleclick.net/activity;src=abc;cat=x", note="bad src"),
-    neg("google_optimize", "https://www.googleoptimize.com/optimize.js?id=XYZ"),
+    bad("floodlight", "https://ad.doubleclick.net/activity;src=abc;cat=x", note="bad src", sent='abc'),
+    bad("google_optimize", "https://www.googleoptimize.com/optimize.js?id=XYZ", sent='XYZ'),
     neg("adobe_analytics", "https://shop.example/blog/b/ss/shopprod/1/", note="not at root"),
     neg("adobe_analytics", "https://shop.example/b/ss/", note="no rsid"),
     neg("adobe_heartbeat", "https://shop.example/api/v1/sessions", body="not json"),
@@ -351,88 +366,88 @@ NEGATIVE = [
     neg("adobe_target", "https://shop.example/rest/v1/delivery?client=shop", note="no sessionId"),
     neg("adobe_launch", "https://cdn.example.com/launch-0123456789ab.min.js"),
     neg("adobe_dtm", "https://assets.adobedtm.com/x/satelliteLib-xyz.js"),
-    neg("facebook", f"https://www.facebook.com/tr/?id=abc&ev=PageView", note="malformed id"),
+    bad("facebook", f"https://www.facebook.com/tr/?id=abc&ev=PageView", note="malformed id", sent='abc'),
     neg("facebook", f"https://www.notfacebook.com/tr/?id={META_ID}&ev=PageView", note="host"),
     neg("facebook", f"https://shop.example/tr/?id={META_ID}&ev=PageView", note="first-party look-alike"),
-    neg("facebook", "https://www.facebook.com/tr/?id=12345&ev=PageView", note="too short"),
-    neg("tiktok", "https://analytics.tiktok.com/api/v2/pixel", body={"context": {"pixel": {"code": "abc"}}}),
+    bad("facebook", "https://www.facebook.com/tr/?id=12345&ev=PageView", note="too short", sent='12345'),
+    bad("tiktok", "https://analytics.tiktok.com/api/v2/pixel", body={"context": {"pixel": {"code": "abc"}}}, sent='abc'),
     neg("tiktok", "https://analytics.tiktok.example/api/v2/pixel", body={"context": {"pixel": {"code": TT}}}),
-    neg("linkedin", "https://px.ads.linkedin.com/collect?pid=abc"),
+    bad("linkedin", "https://px.ads.linkedin.com/collect?pid=abc", sent='abc'),
     neg("linkedin", "https://px.ads.linkedin.example.com/collect?pid=1234567"),
-    neg("twitter", "https://t.co/i/adsct?txn_id=!!&p_id=Twitter"),
+    bad("twitter", "https://t.co/i/adsct?txn_id=!!&p_id=Twitter", sent='!!'),
     neg("twitter", "https://t.co/abc123"),
-    neg("bing", "https://bat.bing.com/action/0?ti=abc&evt=pageLoad"),
+    bad("bing", "https://bat.bing.com/action/0?ti=abc&evt=pageLoad", sent='abc'),
     neg("bing", "https://www.bing.com/search?q=ti"),
-    neg("pinterest", "https://ct.pinterest.com/v3/?tid=abc&event=init"),
+    bad("pinterest", "https://ct.pinterest.com/v3/?tid=abc&event=init", sent='abc'),
     neg("pinterest", "https://www.pinterest.com/v3/?tid=2612345678901"),
-    neg("snapchat", "https://tr.snapchat.com/p", body="pid=not-a-uuid&ev=PAGE_VIEW"),
+    bad("snapchat", "https://tr.snapchat.com/p", body="pid=not-a-uuid&ev=PAGE_VIEW", sent='not-a-uuid'),
     neg("snapchat", "https://tr.snapchat.example/p", body=f"pid={UUID}&ev=PAGE_VIEW"),
-    neg("reddit", "https://alb.reddit.com/rp.gif?id=12345&event=PageVisit"),
+    bad("reddit", "https://alb.reddit.com/rp.gif?id=12345&event=PageVisit", sent='12345'),
     neg("reddit", "https://www.reddit.com/rp.gif?id=t2_abc123"),
     neg("quora", "https://q.quora.com/_/ad/xyz/pixel?tag=ViewContent"),
-    neg("yahoo_dot", "https://sp.analytics.yahoo.com/sp.pl?a=10000&.yp=abc"),
+    bad("yahoo_dot", "https://sp.analytics.yahoo.com/sp.pl?a=10000&.yp=abc", sent='abc'),
     neg("yahoo_japan", "https://www.yahoo.co.jp/pagead/conversion/x/"),
-    neg("amazon_ads", "https://s.amazon-adsystem.com/iu3?pid=x!&event=PageView"),
+    bad("amazon_ads", "https://s.amazon-adsystem.com/iu3?pid=x!&event=PageView", sent='x!'),
     neg("amazon_ads", "https://aax.amazon-adsystem.com/e/dtb/bid?src=600", note="publisher bid"),
     neg("spotify", "https://pixels.spotify.example/v1/ingest", body={"batch": [{"pixel_id": "a1b2c3d4e5f6"}]}),
-    neg("line", "https://tr.line.me/tag.gif?t_id=xyz&e=pv"),
-    neg("seznam_sklik", "https://c.seznam.cz/retargeting?id=abc"),
-    neg("teads", "https://t.teads.tv/track?buyer_pixel_id=abc"),
-    neg("criteo", "https://sslwidget.criteo.com/event?a=abc"),
-    neg("the_trade_desk", "https://insight.adsrvr.org/track/up?adv=AB!"),
+    bad("line", "https://tr.line.me/tag.gif?t_id=xyz&e=pv", sent='xyz'),
+    bad("seznam_sklik", "https://c.seznam.cz/retargeting?id=abc", sent='abc'),
+    bad("teads", "https://t.teads.tv/track?buyer_pixel_id=abc", sent='abc'),
+    bad("criteo", "https://sslwidget.criteo.com/event?a=abc", sent='abc'),
+    bad("the_trade_desk", "https://insight.adsrvr.org/track/up?adv=AB!", sent='AB!'),
     neg("the_trade_desk", "https://match.adsrvr.org/track/cmf/generic?ttd_pid=x", note="cookie sync"),
     neg("taboola", "https://cdn.taboola.com/libtrc/shop-example/loader.js", note="publisher widget"),
-    neg("outbrain", "https://tr.outbrain.com/unifiedPixel?marketerId=xyz&name=PAGE_VIEW"),
+    bad("outbrain", "https://tr.outbrain.com/unifiedPixel?marketerId=xyz&name=PAGE_VIEW", sent='xyz'),
     neg("zemanta", "https://p1.zemanta.com/v2/p/ns/abc/PAGE_VIEW/"),
-    neg("sizmek", "https://bs.serving-sys.com/Serving/ActivityServer.bs?cn=as&ActivityID=abc"),
+    bad("sizmek", "https://bs.serving-sys.com/Serving/ActivityServer.bs?cn=as&ActivityID=abc", sent='abc'),
     neg("adroll", "https://s.adroll.com/j/short/roundtrip.js"),
-    neg("xandr", "https://secure.adnxs.com/px?id=abc&t=2"),
+    bad("xandr", "https://secure.adnxs.com/px?id=abc&t=2", sent='abc'),
     neg("xandr", "https://ib.adnxs.com/getuid?https://x", note="sync"),
-    neg("mediamath", "https://pixel.mathtag.com/event/js?mt_adid=abc"),
-    neg("adform", "https://track.adform.net/Serving/TrackPoint/?pm=abc"),
-    neg("stackadapt", "https://tags.srv.stackadapt.com/saq_pxl?uid=x"),
-    neg("rtb_house", "https://creativecdn.com/tags?id=xyz_home"),
+    bad("mediamath", "https://pixel.mathtag.com/event/js?mt_adid=abc", sent='abc'),
+    bad("adform", "https://track.adform.net/Serving/TrackPoint/?pm=abc", sent='abc'),
+    bad("stackadapt", "https://tags.srv.stackadapt.com/saq_pxl?uid=x", sent='x'),
+    bad("rtb_house", "https://creativecdn.com/tags?id=xyz_home", sent='xyz_home'),
     neg("sojern", "https://beacon.sojern.com/pixel/p/abc"),
-    neg("awin", "https://www.awin1.com/sread.img?tt=ns&merchant=abc"),
-    neg("cj", "https://www.emjcd.com/u?CID=abc"),
+    bad("awin", "https://www.awin1.com/sread.img?tt=ns&merchant=abc", sent='abc'),
+    bad("cj", "https://www.emjcd.com/u?CID=abc", sent='abc'),
     neg("impact", "https://utt.impactcdn.com/B1234567.js"),
     neg("demandbase", "https://tag.demandbase.com/x.min.js"),
-    neg("sixsense", "https://b.6sc.co/v1/beacon/img.gif?token=short"),
+    bad("sixsense", "https://b.6sc.co/v1/beacon/img.gif?token=short", sent='short'),
     neg("matomo", "https://shop.example/matomo.php?idsite=abc&rec=1"),
     neg("matomo", "https://shop.example/matomo.js"),
-    neg("piwik_pro", "https://shop.example/ppms.php?idsite=12"),
+    neg("piwik_pro", "https://shop.example/ppms.php?idsite=abc", note="idsite neither numeric nor UUID"),
     neg("at_internet", "https://logs.xiti.com/hit.xiti?s=abc"),
     neg("at_internet", "https://shop.example/event?s=123", note="no idclient"),
     neg("webtrends", "https://shop.example/dcs.gif?foo=1"),
-    neg("comscore", "https://sb.scorecardresearch.com/b?c1=2&c2=abc"),
-    neg("nielsen", "https://secure-dcr.imrworldwide.com/cgi-bin/gn?ci=bad%20id!"),
-    neg("quantcast", "https://pixel.quantserve.com/pixel;a=xyz"),
-    neg("heap", "https://heapanalytics.com/h?a=abc"),
-    neg("amplitude", "https://api2.amplitude.com/2/httpapi", body={"api_key": "xyz", "events": [{"event_type": "x"}]}),
-    neg("mixpanel", "https://api-js.mixpanel.com/track/?data=" + quote(b64({"event": "x", "properties":
-                                                                           {"token": "bad"}}))),
-    neg("kissmetrics", "https://trk.kissmetrics.io/e?_n=x&_k=abc"),
-    neg("indicative", "https://api.indicative.com/service/event", body={"apiKey": "nope", "eventName": "x"}),
+    bad("comscore", "https://sb.scorecardresearch.com/b?c1=2&c2=abc", sent='abc'),
+    bad("nielsen", "https://secure-dcr.imrworldwide.com/cgi-bin/gn?ci=bad%20id!", sent='bad id!'),
+    bad("quantcast", "https://pixel.quantserve.com/pixel;a=xyz", sent='xyz'),
+    bad("heap", "https://heapanalytics.com/h?a=abc", sent='abc'),
+    bad("amplitude", "https://api2.amplitude.com/2/httpapi", body={"api_key": "xyz", "events": [{"event_type": "x"}]}, sent='xyz'),
+    bad("mixpanel", "https://api-js.mixpanel.com/track/?data=" + quote(b64({"event": "x", "properties":
+                                                                           {"token": "bad"}})), sent="bad"),
+    bad("kissmetrics", "https://trk.kissmetrics.io/e?_n=x&_k=abc", sent='abc'),
+    bad("indicative", "https://api.indicative.com/service/event", body={"apiKey": "nope", "eventName": "x"}, sent='nope'),
     neg("yandex_metrica", "https://mc.yandex.ru/watch/abc"),
     neg("yandex_metrica", "https://yandex.ru/watch/12345678", note="host"),
     neg("snowplow", "https://shop.example/i?e=pv", note="no tv"),
     neg("snowplow", "https://shop.example/i?e=zz&tv=js-3"),
-    neg("posthog", "https://us.i.posthog.com/e/", body={"event": "x", "properties": {"token": "xyz"}}),
+    bad("posthog", "https://us.i.posthog.com/e/", body={"event": "x", "properties": {"token": "xyz"}}, sent='xyz'),
     neg("plausible", "https://shop.example/api/event", body={"name": "x"}),
-    neg("parsely", "https://p1.parsely.com/px/?idsite=not%20a%20domain"),
-    neg("chartbeat", "https://ping.chartbeat.net/ping?h=shop.example&g=abc"),
-    neg("fathom", "https://cdn.usefathom.com/?sid=ab!"),
+    bad("parsely", "https://p1.parsely.com/px/?idsite=not%20a%20domain", sent='not a domain'),
+    bad("chartbeat", "https://ping.chartbeat.net/ping?h=shop.example&g=abc", sent='abc'),
+    bad("fathom", "https://cdn.usefathom.com/?sid=ab!", sent='ab!'),
     neg("tealium_iq", "https://tags.tiqcdn.com/utag/mycompany/"),
-    neg("tealium_eventstream", "https://collect.tealiumiq.com/event", body={"tealium_account": "!!"}),
+    bad("tealium_eventstream", "https://collect.tealiumiq.com/event", body={"tealium_account": "!!"}, sent='!!'),
     neg("ensighten", "https://nexus.ensighten.example/mycompany/prod/Bootstrap.js"),
     neg("piwik_pro_tag_manager", "https://shop.containers.piwik.pro/notauuid.js"),
     neg("commanders_act", "https://cdn.tagcommander.com/abc/tc_Shop_1.js"),
     neg("hotjar", "https://static.hotjar.com/c/hotjar-abc.js?sv=6"),
     neg("microsoft_clarity", "https://www.clarity.ms/tag/uet/12345678", note="UET via Clarity = Bing"),
-    neg("fullstory", "https://rs.fullstory.com/rec/page?OrgId=%21%21"),
+    bad("fullstory", "https://rs.fullstory.com/rec/page?OrgId=%21%21", sent='!!'),
     neg("crazy_egg", "https://script.crazyegg.com/pages/scripts/ab/cd.js"),
     neg("mouseflow", f"https://cdn.mouseflow.example/projects/{UUID}.js"),
-    neg("lucky_orange", "https://tools.luckyorange.com/core/lo.js?site-id=!!"),
+    bad("lucky_orange", "https://tools.luckyorange.com/core/lo.js?site-id=!!", sent='!!'),
     neg("contentsquare", "https://t.contentsquare.example/uxa/a1b2c3d4e5f60.js"),
     neg("quantum_metric", "https://cdn.quantummetric.com/qscripts/other.js"),
     neg("medallia_dxa", "https://cdn.decibelinsight.net/i/abc/67890/di.js"),
@@ -441,24 +456,24 @@ NEGATIVE = [
     neg("invoca", "https://solutions.invocacdn.com/js/invoca-latest.min.js"),
     neg("merkle_merkury", "https://shop.example/tpTracking/loader/load.js", note="no sv_cid"),
     neg("omniconvert", "https://shop.example/mktzsave/?id_website=abc"),
-    neg("split_io", "https://events.split.io/api/events/beacon", body={"token": "short", "entries": []}),
-    neg("segment", "https://cdn.segment.com/analytics.js/v1/ab/analytics.min.js", note="short key"),
+    bad("split_io", "https://events.split.io/api/events/beacon", body={"token": "short", "entries": []}, sent='short'),
+    bad("segment", "https://cdn.segment.com/analytics.js/v1/ab/analytics.min.js", note="short key", sent='ab'),
     neg("segment", "https://api.segment.example/v1/t", body={"writeKey": SEG_KEY}),
-    neg("rudderstack", "https://shopabc.dataplane.rudderstack.com/v1/track", body={"event": "x"},
-        headers=basic("short")),
-    neg("mparticle", "https://jssdks.mparticle.com/v3/JS/xyz/events"),
-    neg("lytics", "https://c.lytics.io/c/%21%21"),
-    neg("braze", "https://sdk.iad-01.braze.com/api/v3/data/", body={"api_key": "nope"}),
-    neg("klaviyo", "https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=toolong123"),
+    bad("rudderstack", "https://shopabc.dataplane.rudderstack.com/v1/track", body={"event": "x"},
+        headers=basic("short"), sent="short"),
+    bad("mparticle", "https://jssdks.mparticle.com/v3/JS/xyz/events", sent='xyz'),
+    bad("lytics", "https://c.lytics.io/c/%21%21", sent='%21%21'),
+    bad("braze", "https://sdk.iad-01.braze.com/api/v3/data/", body={"api_key": "nope"}, sent='nope'),
+    bad("klaviyo", "https://static.klaviyo.com/onsite/js/klaviyo.js?company_id=toolong123", sent='toolong123'),
     neg("hubspot", "https://js.hs-scripts.com/abc.js"),
-    neg("marketo", "https://123-abc-456.mktoresp.com/webevents/visitWebPage?_mchId=12-AB-4"),
-    neg("pardot", "https://pi.pardot.com/analytics?account_id=abc"),
-    neg("brevo", "https://sibautomation.com/sa.js?key=short"),
+    bad("marketo", "https://123-abc-456.mktoresp.com/webevents/visitWebPage?_mchId=12-AB-4", sent='12-AB-4'),
+    bad("pardot", "https://pi.pardot.com/analytics?account_id=abc", sent='abc'),
+    bad("brevo", "https://sibautomation.com/sa.js?key=short", sent='short'),
     neg("intercom", "https://widget.intercom.io/widget/ab"),
     neg("drift", "https://js.driftt.com/include/1700000000000/ab.js"),
     neg("vibes", "https://tagtracking.vibescm.example/track"),
     neg("optimizely", "https://cdn.optimizely.com/js/abc.js"),
-    neg("vwo", "https://dev.visualwebsiteoptimizer.com/j.php?a=abc"),
+    bad("vwo", "https://dev.visualwebsiteoptimizer.com/j.php?a=abc", sent='abc'),
     neg("ab_tasty", "https://try.abtasty.com/xyz.js"),
     neg("dynamic_yield", "https://cdn.dynamicyield.example/api/8765432/api_dynamic.js"),
     neg("kameleoon", "https://abc.kameleoon.eu/kameleoon.js"),
@@ -467,3 +482,25 @@ NEGATIVE = [
     neg("klaviyo", "https://a.klaviyo.com/client/events/?company_id=AbC123", method="OPTIONS", note="CORS preflight"),
     neg("amplitude", "https://api2.amplitude.com/2/httpapi", method="options", note="CORS preflight, lower case"),
 ]
+
+MALFORMED = [c for c in NEGATIVE if c.note == "malformed id" or c.ids]
+NEGATIVE = [c for c in NEGATIVE if c not in MALFORMED]
+
+
+def _host_lookalike(case: Case) -> Case:
+    """``case`` with its host's top-level domain replaced by ``.example``
+    (``api2.amplitude.com`` -> ``api2.amplitude.example``): a look-alike host
+    that must not be taken for the vendor, whatever the id."""
+    scheme, _, rest = case.url.partition("://")
+    host, sep, tail = rest.partition("/")
+    return Case(case.vendor, f"{scheme}://{host.rsplit('.', 1)[0]}.example{sep}{tail}", (), ANY, case.body,
+                case.method, case.headers, "look-alike host")
+
+
+#: Vendors whose only look-alike used to be a malformed id: a look-alike host of their first recorded request.
+NEGATIVE += [_host_lookalike(next(c for c in POSITIVE if c.vendor == v)) for v in (
+    "adform", "awin", "braze", "brevo", "chartbeat", "cj", "comscore", "criteo", "fathom", "fullstory",
+    "google_optimize", "heap", "indicative", "kissmetrics", "line", "lucky_orange", "lytics", "marketo", "mediamath",
+    "mixpanel", "mparticle", "nielsen", "outbrain", "pardot", "parsely", "posthog", "quantcast", "rtb_house",
+    "rudderstack", "seznam_sklik", "sixsense", "sizmek", "split_io", "stackadapt", "teads", "tealium_eventstream",
+    "vwo", "yahoo_dot")]

@@ -22,14 +22,14 @@ VENDORS = (
     Vendor(
         "tiktok", "TikTok Pixel", "advertising",
         (
-            P(host_re("tiktok.com"), r"^/api/v[0-9]+/pixel(?:/[a-z_]+)?/?$",
+            P(host_re("tiktok.com"), r"^/api/v[0-9]+/(?:pixel|track)(?:/[a-z_]+)?/?$",
               ids=("json:context.pixel.code", "json:pixel_code", "p:sdkid"), events=("json:event", "p:event"),
               split="json:batch"),
             P(host_re("tiktok.com"), r"^/i18n/pixel/", ids="q:sdkid"),
         ),
         ("TikTok", "TikTok Ads", "TikTok for Business"),
         ids.TIKTOK,
-        "`context.pixel.code` in the JSON body of `analytics.tiktok.com/api/v2/pixel`; "
+        "`context.pixel.code` in the JSON body of `analytics.tiktok.com/api/v2/pixel` / `/api/v1/track`; "
         "`sdkid` of `i18n/pixel/events.js`",
     ),
     Vendor(

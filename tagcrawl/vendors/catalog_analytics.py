@@ -8,7 +8,7 @@ from . import ids
 from .model import P, Vendor, host_re
 
 _UUID_RX = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-_DOMAIN = ids.pattern("(?:[a-z0-9-]+\\.)+[a-z]{2,24}", case="lower", example="example.com")
+_DOMAIN = ids.pattern("(?:[a-z0-9-]+\\.)+[a-z]{2,24}", case="lower", example="acme.com")
 
 VENDORS = (
     Vendor(
@@ -24,11 +24,14 @@ VENDORS = (
         (
             P(None, r"(?:^|/)(?:ppms|piwik)\.php$", require={"p:idsite": _UUID_RX}, ids="p:idsite",
               events=("p:e_a", "p:e_c")),
+            P(None, r"(?:^|/)ppms\.php$", require={"p:idsite": "^[0-9]+$"}, ids="p:idsite",
+              events=("p:e_a", "p:e_c")),
             P(host_re("piwik.pro"), r"^/ppms\.js$"),
         ),
         ("PiwikPRO", "Piwik PRO Analytics"),
-        ids.UUID,
-        "`idsite` (UUID) of `ppms.php` / `piwik.php`",
+        ids.pattern("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9]{1,9}", case="lower",
+                    example="0f8fad5b-d9cb-469f-a165-70867728950e"),
+        "`idsite` (UUID, or numeric on older installs) of `ppms.php`; UUID `idsite` of `piwik.php`",
     ),
     Vendor(
         "at_internet", "AT Internet (Piano Analytics)", "analytics",
@@ -45,12 +48,16 @@ VENDORS = (
     Vendor(
         "webtrends", "Webtrends", "analytics",
         (
+            P(host_re("webtrends.com", "webtrendslive.com"), r"/dcs\.gif$", ids=r"path:^/([^/]+)/dcs\.gif$",
+              events="p:WT.dl"),
             P(None, r"/dcs\.gif$", require={"p:dcsuri": ""}, ids=r"path:^/([^/]+)/dcs\.gif$", events="p:WT.dl"),
+            P(None, r"/dcs\.gif$", require={"p:dcsdat": "^[0-9]+$"}, ids=r"path:^/([^/]+)/dcs\.gif$",
+              events="p:WT.dl"),
             P(host_re("webtrends.com", "webtrendslive.com"), r"\.js$"),
         ),
         ("Webtrends OnDemand", "WebTrends Analytics"),
         ids.pattern("[A-Za-z0-9_]{4,40}", case="lower", example="dcs222abcdefghijklmnop_1a2b"),
-        "DCS id: path of `/<dcsid>/dcs.gif`",
+        "DCS id: path of `/<dcsid>/dcs.gif` (`*.webtrendslive.com`, or any host with `dcsuri` / `dcsdat`)",
     ),
     Vendor(
         "comscore", "Comscore", "analytics",
@@ -94,7 +101,7 @@ VENDORS = (
             P(host_re("heap-api.com", "heapanalytics.com"), r"^/config/[0-9]+/", ids=r"path:^/config/([0-9]+)/"),
         ),
         ("Heap Analytics",),
-        ids.digits(5, 12, example="1234567890"),
+        ids.digits(5, 12, example="2345678901"),
         "`a` of `heapanalytics.com/h`; path of `cdn.heapanalytics.com/js/heap-<id>.js`",
     ),
     Vendor(
