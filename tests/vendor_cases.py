@@ -79,6 +79,8 @@ OB1, OB2 = "00f0ccd36f7a89d3c1b7f96ad1c12f9c53", "00a0ccd36f7a89d3c1b7f96ad1c12f
 SEG_KEY = "AbCdEf0123456789AbCdEf0123456789"
 PHC = "phc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcde"
 PAGE = quote("https://shop.example/", safe="")
+RS_KEY = "2AbCdEfGhIjKlMnOpQrStUvWxYz"
+HT_KEY = "4f0a1b2c3d4e5f60718293a4b5c6d7e8"
 
 POSITIVE = [
     # -- Google ---------------------------------------------------------------
@@ -340,6 +342,67 @@ POSITIVE = [
     pos("ab_tasty", f"https://try.abtasty.com/{HEX32}.js", HEX32),
     pos("dynamic_yield", "https://cdn.dynamicyield.com/api/8765432/api_dynamic.js", "8765432"),
     pos("kameleoon", "https://abcdef1234.kameleoon.eu/kameleoon.js", "abcdef1234"),
+    # -- issue 19: request shapes the catalog missed (real shapes: the vendors' SDK code, Omnibug's test URLs) ----
+    pos("tiktok", "https://analytics.tiktok.com/api/v1/track", "BT24M8TQUU2IQ2BVG9NG", "AddToCart",
+        body={"event": "AddToCart", "context": {"ad": {"ad_id": "", "log_extra": "{}"}, "user": {"user_id": ""},
+              "pixel": {"code": "BT24M8TQUU2IQ2BVG9NG"}, "page": {"url": PAGE, "referrer": ""},
+              "library": {"version": "0.0.24", "name": "pixel.js"}}, "timestamp": "2020-09-04T11:22:12.961Z"},
+        note="api/v1/track JSON"),
+    pos("adobe_heartbeat", "https://shop.hb.omtrdc.net/?s:sc:rsid=shopprod%2Cshopglobal&s:sc:tracking_server="
+        "shop.sc.omtrdc.net&h:sc:ssl=1&s:event:type=start&l:event:duration=0&s:asset:type=main",
+        ("shopprod", "shopglobal"), "start", note="s:sc:rsid comma list"),
+    pos("piwik_pro_tag_manager", f"https://shop.piwik.pro/containers/{UUID}.js", UUID, note="containers/<uuid>.js"),
+    pos("adobe_experience_cloud_id", "https://dpm.demdex.net/id?d_visid_ver=3.3.0&d_fieldgroup=MC&d_rtbd=json&d_ver=2"
+        "&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&d_nsid=0", "0123456789ABCDEF01234567@AdobeOrg", note="mcorgid"),
+    pos("adobe_audience_manager", "https://shop.demdex.net/ibs:dpid=411&dpuuid=XY1234", "shop", note="ibs:"),
+    pos("adobe_audience_manager", "https://dpm.demdex.net/ibs:dpid=411&dpuuid=XY1234", (None,),
+        note="dpm ibs: (no partner)"),
+    pos("google_analytics", "https://www.google-analytics.com/collect", "G-ABC123XYZ9", "page_view",
+        body="v=2&tid=G-ABC123XYZ9&gtm=2oe7v2&_p=1844589572&cid=1473268947.1550531325&_s=1&en=page_view&dl=" + PAGE,
+        note="v=2 on /collect"),
+    pos("webtrends", "https://statse.webtrendslive.com/dcs222abcdefghijklmnop_1a2b/dcs.gif?&dcsdat=1566720825934",
+        "dcs222abcdefghijklmnop_1a2b", note="dcs.gif without dcsuri"),
+    pos("google_ads", "https://googleads.g.doubleclick.net/pagead/viewthroughconversion/AW-123456789/?random=1&cv=9"
+        "&fst=1&num=1", "AW-123456789", note="AW- in the path"),
+    pos("adobe_launch", "https://assets.adoberesources.cn/launch-EN0123456789abcdef0123456789abcdef.min.js",
+        "EN0123456789abcdef0123456789abcdef", note="adoberesources.cn"),
+    pos("amplitude", "https://api2.amplitude.com/batch", (HEX32, HEX32), "Page Viewed",
+        body={"api_key": HEX32, "events": [{"event_type": "Page Viewed", "device_id": "d1"},
+                                           {"event_type": "Signed Up", "device_id": "d1"}]}, note="batch API"),
+    pos("amplitude", f"https://sr-client-cfg.amplitude.com/config/{HEX32}?config_group=browser", HEX32,
+        note="remote config (analytics-core RemoteConfigClient.getUrlParams)"),
+    pos("mixpanel", "https://api-js.mixpanel.com/engage/?verbose=1&ip=1", HEX32,
+        body="data=" + quote(json.dumps([{"$token": HEX32, "$distinct_id": "u1", "$set": {"plan": "pro"}}])),
+        note="engage JSON"),
+    pos("posthog", "https://us.i.posthog.com/i/v0/e/?ip=0&ver=1.449.2", PHC, "$pageview",
+        body={"event": "$pageview", "properties": {"token": PHC, "$current_url": "https://shop.example/"}},
+        note="/i/v0/e/"),
+    pos("posthog", "https://us.i.posthog.com/batch/", (PHC, PHC), "$pageview",
+        body={"api_key": PHC, "batch": [{"event": "$pageview", "properties": {}}, {"event": "$pageleave"}]},
+        note="/batch/"),
+    pos("posthog", "https://us.i.posthog.com/flags/?v=2&config=true", PHC, body={"token": PHC, "distinct_id": "u1"},
+        note="/flags (config fetch)"),
+    pos("posthog", "https://shop.example/ingest/e/?ip=0", PHC, "$pageview",
+        body={"event": "$pageview", "properties": {"token": PHC}}, note="first-party proxy"),
+    pos("segment", "https://api.segment.io/v1/batch", (SEG_KEY, SEG_KEY), "page",
+        body={"batch": [{"type": "page", "messageId": "ajs-next-1"}, {"type": "track", "event": "Clicked",
+                                                                     "messageId": "ajs-next-2"}],
+              "writeKey": SEG_KEY, "sentAt": "2026-11-24T20:00:00.000Z"}, note="/v1/batch"),
+    pos("segment", "https://seg.shop.example/v1/t", SEG_KEY, "Clicked",
+        body={"type": "track", "event": "Clicked", "messageId": "ajs-next-9", "writeKey": SEG_KEY},
+        note="first-party proxy"),
+    pos("rudderstack", "https://shopabc.dataplane.rudderstack.com/v1/batch", (RS_KEY, RS_KEY), "Clicked",
+        body={"batch": [{"type": "track", "event": "Clicked", "rudderId": "r1"}, {"type": "page", "rudderId": "r1"}],
+              "sentAt": "2026-11-24T20:00:00.000Z"}, headers=basic(RS_KEY), note="/v1/batch, Basic auth"),
+    pos("rudderstack", "https://events.shop.example/v1/page", RS_KEY, "page",
+        body={"type": "page", "rudderId": "r1", "channel": "web"}, headers=basic(RS_KEY), note="own data plane"),
+    pos("rudderstack", "https://api.rudderstack.com/sourceConfig/?p=npm&v=3.34.1&build=modern", RS_KEY,
+        headers=basic(RS_KEY), note="sourceConfig, key only in Basic auth"),
+    pos("plausible", "https://shop.example/api/event", "shop.example", "pageview",
+        body={"name": "pageview", "url": "https://shop.example/", "domain": "shop.example", "referrer": None},
+        note="long field names"),
+    pos("hightouch", "https://us-east-1.hightouch-events.com/v1/track", HT_KEY, "Clicked",
+        body={"type": "track", "event": "Clicked"}, headers=basic(HT_KEY), note="Basic auth only"),
 ]
 
 NEGATIVE = [
@@ -434,6 +497,10 @@ NEGATIVE = [
     neg("snowplow", "https://shop.example/i?e=zz&tv=js-3"),
     bad("posthog", "https://us.i.posthog.com/e/", body={"event": "x", "properties": {"token": "xyz"}}, sent='xyz'),
     neg("plausible", "https://shop.example/api/event", body={"name": "x"}),
+    neg("hightouch", "https://us-east-1.hightouch-events.example/v1/track", body={"type": "track"},
+        headers=basic(HT_KEY), note="look-alike host"),
+    neg("posthog", "https://shop.example/ingest/e/", body={"event": "x", "api_key": "sk_live_abc"},
+        note="first-party /e/ without a phc_ token"),
     bad("parsely", "https://p1.parsely.com/px/?idsite=not%20a%20domain", sent='not a domain'),
     bad("chartbeat", "https://ping.chartbeat.net/ping?h=shop.example&g=abc", sent='abc'),
     bad("fathom", "https://cdn.usefathom.com/?sid=ab!", sent='ab!'),
@@ -501,6 +568,6 @@ def _host_lookalike(case: Case) -> Case:
 NEGATIVE += [_host_lookalike(next(c for c in POSITIVE if c.vendor == v)) for v in (
     "adform", "awin", "braze", "brevo", "chartbeat", "cj", "comscore", "criteo", "fathom", "fullstory",
     "google_optimize", "heap", "indicative", "kissmetrics", "line", "lucky_orange", "lytics", "marketo", "mediamath",
-    "mixpanel", "mparticle", "nielsen", "outbrain", "pardot", "parsely", "posthog", "quantcast", "rtb_house",
+    "mixpanel", "mparticle", "nielsen", "outbrain", "pardot", "parsely", "quantcast", "rtb_house",
     "rudderstack", "seznam_sklik", "sixsense", "sizmek", "split_io", "stackadapt", "teads", "tealium_eventstream",
     "vwo", "yahoo_dot")]

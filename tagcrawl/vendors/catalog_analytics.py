@@ -110,12 +110,13 @@ VENDORS = (
             P(host_re("amplitude.com"), r"^/(?:2/httpapi|batch)?/?$", ids=("json:api_key", "p:client"),
               events=("json:event_type",), split="json:events", embedded="e"),
             P(host_re("cdn.amplitude.com"), r"^/script/[a-f0-9]{32}\.", ids=r"path:^/script/([a-f0-9]{32})\."),
+            P(r"^sr-client-cfg(?:\.eu)?\.amplitude\.com$", r"^/config/[^/]+$", ids=r"path:^/config/([^/]+)$"),
             P(host_re("cdn.amplitude.com"), r"^/libs/"),
         ),
         ("Amplitude Analytics",),
         ids.HEX32,
-        "`api_key` in the JSON body of `api2.amplitude.com/2/httpapi` or `client` form field of "
-        "`api.amplitude.com`",
+        "`api_key` in the JSON body of `api2.amplitude.com/2/httpapi` / `/batch`, or `client` form field of "
+        "`api.amplitude.com`; remote config `sr-client-cfg.amplitude.com/config/<api_key>`",
     ),
     Vendor(
         "mixpanel", "Mixpanel", "analytics",
@@ -184,21 +185,32 @@ VENDORS = (
               embedded="data"),
             P(host_re("posthog.com"), r"^/(?:static/array\.js|array/phc_[A-Za-z0-9]+/)",
               ids=r"path:^/array/(phc_[A-Za-z0-9]+)/"),
+            # a first-party reverse proxy (``/ingest/e/``): the project token decides
+            P(None, r"(?:^|/)(?:e|i/v0/e|batch|capture)/?$", require={"json:properties.token": "^phc_"},
+              ids="json:properties.token", events="json:event", split="json:batch", embedded="data"),
+            P(None, r"(?:^|/)(?:e|i/v0/e|batch|capture)/?$", require={"json:api_key": "^phc_"},
+              ids="json:api_key", events="json:event", split="json:batch", embedded="data"),
+            P(None, r"(?:^|/)(?:decide|flags)/?$", require={"json:token": "^phc_"}, ids="json:token",
+              embedded="data"),
         ),
         ("Posthog",),
         ids.pattern("phc_[A-Za-z0-9]{20,60}", example="phc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcde"),
-        "project `api_key` / `token` of the `/e/` JSON body (or base64 `data`)",
+        "project `api_key` / `token` of `/e/`, `/i/v0/e/`, `/batch/`, `/flags` (JSON body, gzip body with "
+        "`compression=gzip-js`, base64 or lz-string `data=`; any host when the token starts `phc_`)",
     ),
     Vendor(
         "plausible", "Plausible Analytics", "analytics",
         (
             P(None, r"(?:^|/)api/event$", require={"json:n": "", "json:d": "", "json:u": "^https?://"},
               ids="json:d", events="json:n", id_sep=","),
+            P(None, r"(?:^|/)api/event$", require={"json:name": "", "json:domain": "", "json:url": "^https?://"},
+              ids="json:domain", events="json:name", id_sep=","),
             P(host_re("plausible.io"), r"^/js/"),
         ),
         ("Plausible",),
         _DOMAIN,
-        "site domain `d` in the JSON body of `/api/event` (plausible.io or a first-party proxy)",
+        "site domain `d` (or `domain`) in the JSON (`text/plain`) body of `/api/event` (plausible.io or a "
+        "first-party proxy)",
     ),
     Vendor(
         "parsely", "Parse.ly", "analytics",
