@@ -110,14 +110,19 @@ def body_text(body: str | bytes | None, headers: dict | None = None) -> str | No
         return body
     if not isinstance(body, (bytes, bytearray)):
         return None
-    data = bytes(body)
-    for coding in ((header(headers, "content-encoding") or "").split(",")[-1], _sniff(data)):
-        if coding and coding.strip():
+    return decoded_bytes(bytes(body), headers)[0][:MAX_DECODED].decode("utf-8", "replace")
+
+
+def decoded_bytes(data: bytes, headers: dict | None = None) -> tuple[bytes, str | None]:
+    """``(bytes after Content-Encoding, coding used or None)``: the header's
+    coding, else one recognised by magic bytes; unchanged when neither
+    decompresses."""
+    for coding in ((header(headers, "content-encoding") or "").split(",")[-1].strip(), _sniff(data)):
+        if coding:
             out = inflate(data, coding)
             if out is not None:
-                data = out
-                break
-    return data[:MAX_DECODED].decode("utf-8", "replace")
+                return out, coding.lower()
+    return data, None
 
 
 def b64_text(value: str) -> str | None:
