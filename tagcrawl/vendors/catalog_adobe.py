@@ -35,8 +35,10 @@ VENDORS = (
     ),
     Vendor(
         "adobe_web_sdk", "Adobe Experience Platform Web SDK", "analytics",
-        (P(None, r"^/ee/(?:[a-z0-9]+/)?v[0-9]+/(?:interact|collect)$", require={"q:configId": _UUID_RX},
-           ids="q:configId", events="json:events.0.xdm.eventType"),),
+        (P(host_re("adobedc.net", "adobedc.cn"), r"^/ee/(?:[a-z0-9]+/)?v[0-9]+/(?:interact|collect)$",
+           ids="q:configId", events="json:events.0.xdm.eventType"),
+         P(None, r"^/ee/(?:[a-z0-9]+/)?v[0-9]+/(?:interact|collect)$", require={"q:configId": _UUID_RX},
+           ids="q:configId", events="json:events.0.xdm.eventType")),
         ("Adobe Web SDK", "Alloy", "AEP Web SDK", "Adobe Edge Network"),
         ids.pattern("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?::[a-z]+)?", case="lower",
                     example="0f8fad5b-d9cb-469f-a165-70867728950e"),

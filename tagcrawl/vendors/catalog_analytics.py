@@ -26,6 +26,7 @@ VENDORS = (
               events=("p:e_a", "p:e_c")),
             P(None, r"(?:^|/)ppms\.php$", require={"p:idsite": "^[0-9]+$"}, ids="p:idsite",
               events=("p:e_a", "p:e_c")),
+            P(host_re("piwik.pro"), r"(?:^|/)ppms\.php$", ids="p:idsite", events=("p:e_a", "p:e_c")),
             P(host_re("piwik.pro"), r"^/ppms\.js$"),
         ),
         ("PiwikPRO", "Piwik PRO Analytics"),

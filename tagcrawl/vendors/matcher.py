@@ -64,8 +64,35 @@ class CompiledPattern:
     events: tuple[SourceSpec, ...]
 
 
+#: A bounded repetition (``{32}``, ``{6,16}``) in a regex source.
+_BOUNDED = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+
+
+def relax(source: str) -> str:
+    """``source`` with its bounded repetitions made open (``{6,16}`` -> ``+``):
+    on a vendor's own host the id's position in the path or host name is the
+    shape, its length is for ``IdFormat`` to flag (``/_/ad/<31 hex>/pixel``
+    is still Quora's pixel, with a truncated id)."""
+    return _BOUNDED.sub("+", source)
+
+
+def _relaxed(p: Pattern) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """(host, path, ids) of a pattern, relaxed when it is anchored on a host."""
+    if not p.host:
+        return p.host, p.path, p.ids
+    id_in_host = any(s.startswith("host:") for s in p.ids)
+    ids = tuple(relax(s) if s.startswith(("path:", "host:")) else s for s in p.ids)
+    return (relax(p.host) if id_in_host else p.host), (relax(p.path) if p.path else p.path), ids
+
+
 def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
     """Compile all patterns of ``catalog`` (regexes with ASCII flags).
+
+    Patterns anchored on a vendor host have the repetition bounds of their
+    path (and, when the id is in the host name, host) regexes and of their
+    ``path:``/``host:`` id specs opened (:func:`relax`): there the id's
+    length is flagged, not part of the shape.  First-party (host-less)
+    patterns keep them: without a vendor host the id's form is the shape.
 
     Args:
         catalog: :class:`~tagcrawl.vendors.model.Vendor` entries in priority
@@ -79,12 +106,13 @@ def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
     with_host, without = [], []
     for v in catalog:
         for p in v.patterns:
+            host, path, id_specs = _relaxed(p)
             c = CompiledPattern(
                 v, p,
-                re.compile(p.host, FLAGS) if p.host else None,
-                re.compile(p.path, FLAGS) if p.path else None,
+                re.compile(host, FLAGS) if host else None,
+                re.compile(path, FLAGS) if path else None,
                 tuple((compile_spec(s), re.compile(rx, FLAGS)) for s, rx in p.require),
-                tuple(compile_spec(s) for s in p.ids),
+                tuple(compile_spec(s) for s in id_specs),
                 tuple(compile_spec(s) for s in p.events),
             )
             (with_host if p.host else without).append(c)
