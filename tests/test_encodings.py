@@ -184,6 +184,16 @@ def test_write_key_in_basic_auth_only():
     assert ids(req) == [("segment", SEG_KEY)]
 
 
+def test_mixpanel_session_recording_token_only_in_basic_auth():
+    """mixpanel-browser 2.83 SessionRecording._sendRequest: gzip body (CompressionStream), ``format=gzip``,
+    ``Authorization: Basic btoa(token + ":")``."""
+    body = gzip.compress(json.dumps([{"type": 2, "timestamp": 1732480000000, "data": {}}]).encode())
+    url = ("https://api-js.mixpanel.com/record/?%24current_url=https%3A%2F%2Fshop.example%2F&%24lib_version=2.83.0"
+           "&batch_start_time=1732480000&mp_lib=web&replay_id=19a0b&replay_length_ms=0&seq=0&format=gzip")
+    assert ids(post(url, body, basic(HEX32))) == [("mixpanel", HEX32)]
+    assert ids(post(url, body)) == [("mixpanel", None)]  # look-alike: no auth, no id
+
+
 def test_bearer_auth_is_not_a_write_key():
     req = post("https://api.segment.io/v1/t", json.dumps({"type": "track"}),
                {"Authorization": "Bearer " + base64.b64encode(f"{SEG_KEY}:".encode()).decode()})

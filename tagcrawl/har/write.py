@@ -46,10 +46,10 @@ def _public_write_key(value: str) -> bool:
     if not value[:6].lower() == "basic ":
         return False
     try:
-        user, sep, password = base64.b64decode(value[6:].strip(), validate=True).decode("utf-8").partition(":")
+        user, _sep, password = base64.b64decode(value[6:].strip(), validate=True).decode("utf-8").partition(":")
     except (binascii.Error, ValueError, UnicodeDecodeError):
         return False
-    return bool(sep and user and not password)
+    return bool(user and not password)  # "key:" (browser SDKs) or "key" (analytics-next's node plugin)
 
 
 def redact_headers(headers: dict[str, str], keep_secrets: bool = False) -> list[dict[str, str]]:

@@ -126,11 +126,14 @@ VENDORS = (
               ids=("json:properties.token", "json:$token", "p:token"), events="json:event",
               split="json:", embedded="data"),
             P(host_re("mixpanel.com"), r"^/decide/?$", ids="p:token"),
+            # session recording: gzip body, the project token only as Basic auth (mixpanel-browser _sendRequest)
+            P(host_re("mixpanel.com"), r"^/record/?$", ids="auth:basic", events="const:session recording"),
             P(host_re("mxpnl.com", "mixpanel.com"), r"^/libs/mixpanel"),
         ),
         (),
         ids.HEX32,
-        "`properties.token` of the (base64) JSON `data` param/body of `api-js.mixpanel.com/track`",
+        "`properties.token` of the (base64) JSON `data` param/body of `api-js.mixpanel.com/track` / `/engage`; "
+        "Basic auth user of `/record` (session replay, gzip body)",
     ),
     Vendor(
         "kissmetrics", "Kissmetrics", "analytics",
