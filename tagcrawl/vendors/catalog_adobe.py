@@ -27,6 +27,8 @@ VENDORS = (
             P(host_re("hb.omtrdc.net"), None, ids="p:s:sc:rsid", events="p:s:event:type", id_sep=","),
             P(None, r"^/api/v1/sessions(?:/[^/]+/events)?/?$", require={"json:eventType": ""},
               ids="json:params.analytics.reportSuite", events="json:eventType"),
+            P(host_re("hb-api.omtrdc.net"), r"^/api/v1/sessions(?:/[^/]+/events)?/?$",
+              ids="json:params.analytics.reportSuite", events="json:eventType"),
         ),
         ("Adobe Media Analytics", "Adobe Heartbeat", "Adobe Streaming Media"),
         ids.pattern("[a-z0-9][a-z0-9._-]{1,39}", case="lower", example="mycompanyprod"),
@@ -56,7 +58,8 @@ VENDORS = (
     Vendor(
         "adobe_experience_cloud_id", "Adobe Experience Cloud ID Service", "analytics",
         (P(None, r"^/id/?$", require={"p:d_orgid": "@AdobeOrg$"}, ids="p:d_orgid"),
-         P(None, r"^/id/?$", require={"p:mcorgid": "@AdobeOrg$"}, ids="p:mcorgid")),
+         P(None, r"^/id/?$", require={"p:mcorgid": "@AdobeOrg$"}, ids="p:mcorgid"),
+         P(host_re("dpm.demdex.net"), r"^/id/?$", ids=("p:d_orgid", "p:mcorgid"))),
         ("ECID", "Adobe ECID", "Adobe Visitor ID", "Marketing Cloud ID", "Adobe Experience ID"),
         ids.pattern("[A-Fa-f0-9]{24}@AdobeOrg", example="0123456789ABCDEF01234567@AdobeOrg"),
         "`d_orgid` or `mcorgid` of `dpm.demdex.net/id` (or a first-party CNAME)",

@@ -23,6 +23,9 @@ VENDORS = (
         (
             P(None, r"(?:^|/)(?:g/)?collect$", require={"p:v": "^2$", "p:tid": "^[Gg]-"},
               ids="p:tid", events="p:en", split="lines"),
+            # on Google's own hosts /g/collect is GA4 whatever its protocol version says
+            P(r"(?:^|\.)(?:google-analytics\.com|analytics\.google\.com)$", r"^/g/collect$",
+              require={"p:tid": "^[Gg]-"}, ids="p:tid", events=("p:en", "p:t"), split="lines"),
             P(None, _GTAG, require={"q:id": "^[Gg]-"}, ids="q:id"),
         ),
         ("GA4", "Google Analytics", "Google Analytics 4 (GA4)", "GA 4"),

@@ -203,7 +203,7 @@ VENDORS = (
     Vendor(
         "optimizely", "Optimizely", "optimization",
         (
-            P(host_re("logx.optimizely.com"), r"^/v1/events$", ids="json:account_id",
+            P(host_re("logx.optimizely.com"), r"^/(?:v1/events|log/event)$", ids="json:account_id",
               events="json:visitors.0.snapshots.0.events.0.key"),
             P(host_re("cdn.optimizely.com"), r"^/js/[0-9]+\.js$", ids=r"path:^/js/([0-9]+)\.js$"),
             P(host_re("cdn.optimizely.com"), r"^/public/[0-9]+/", ids=r"path:^/public/([0-9]+)/"),
