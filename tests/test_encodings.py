@@ -19,8 +19,14 @@ from urllib.parse import quote
 import brotli
 import pytest
 
-from tagcrawl.vendors import Request, match_request, match_requests, pixels_from_hits
-from tagcrawl.vendors import decode, encodings
+from tagcrawl.vendors import (
+    Request,
+    decode,
+    encodings,
+    match_request,
+    match_requests,
+    pixels_from_hits,
+)
 
 from .vendor_cases import HEX32, PHC, SEG_KEY, basic
 

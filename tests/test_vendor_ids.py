@@ -11,7 +11,13 @@ from urllib.parse import quote
 import pytest
 
 from tagcrawl.crawl.rules import evaluate_rules
-from tagcrawl.vendors import _COMPILED, Request, find_vendor, match_request, pixels_from_hits
+from tagcrawl.vendors import (
+    _COMPILED,
+    Request,
+    find_vendor,
+    match_request,
+    pixels_from_hits,
+)
 from tagcrawl.vendors.matcher import _match_one
 from tagcrawl.vendors.request_context import RequestContext
 

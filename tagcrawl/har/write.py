@@ -17,8 +17,9 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ..vendors import encodings
@@ -34,16 +35,16 @@ TOTAL_CAP = 4 * 1024 * 1024
 
 def _iso(ms: float) -> str:
     try:
-        moment = datetime.fromtimestamp((ms or 0) / 1000.0, tz=timezone.utc)
+        moment = datetime.fromtimestamp((ms or 0) / 1000.0, tz=UTC)
     except (OverflowError, OSError, ValueError):
-        moment = datetime.fromtimestamp(0, tz=timezone.utc)
+        moment = datetime.fromtimestamp(0, tz=UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _public_write_key(value: str) -> bool:
     """``Basic base64(<key>:)`` with an empty password: a client-side write
     key (Segment, RudderStack, Hightouch) that the page's own script holds."""
-    if not value[:6].lower() == "basic ":
+    if value[:6].lower() != "basic ":
         return False
     try:
         user, _sep, password = base64.b64decode(value[6:].strip(), validate=True).decode("utf-8").partition(":")

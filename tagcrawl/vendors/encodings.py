@@ -79,7 +79,7 @@ def inflate(data: bytes, coding: str, limit: int = MAX_DECODED) -> bytes | None:
             out = brotli.Decompressor().process(data, output_buffer_limit=limit)
         else:
             return None
-    except Exception:  # zlib.error, brotli.error
+    except Exception:  # noqa: BLE001 - zlib.error, brotli.error: a hostile body is "not compressed"
         return None
     return out[:limit] if out else None
 
@@ -237,7 +237,7 @@ def _json(text: str | None) -> Any:
         return None
     try:
         doc = json.loads(s)
-    except Exception:  # ValueError, RecursionError
+    except Exception:  # noqa: BLE001 - ValueError, RecursionError: "not JSON"
         return None
     return doc if isinstance(doc, (dict, list)) else None
 
@@ -289,7 +289,7 @@ def multipart_fields(text: str, content_type: str | None) -> dict[str, str] | No
     Returns:
         ``{field name: value}`` (file parts too, as text), first value wins.
     """
-    m = re.search(r'boundary="?([^";,]+)"?', content_type or "", re.I)
+    m = re.search(r'boundary="?([^";,]+)"?', content_type or "", re.IGNORECASE)
     boundary = m.group(1) if m else None
     if boundary is None:
         first = text.lstrip("\r\n").split("\n", 1)[0].strip()

@@ -126,7 +126,7 @@ _TEST = re.compile(r"(?:^|[^a-z])(?:test|dummy|sample|example|demo|staging|sandb
                    re.IGNORECASE)
 
 
-def id_warnings(fmt: "IdFormat | None", value: str, noun: str) -> tuple[str, ...]:
+def id_warnings(fmt: IdFormat | None, value: str, noun: str) -> tuple[str, ...]:
     """Why an account id as sent is unusual for its vendor (module vocabulary).
 
     Args:
