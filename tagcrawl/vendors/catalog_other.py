@@ -18,7 +18,7 @@ VENDORS = (
             P(host_re("cdn.segment.com", "cdn.segment.io"), r"^/analytics\.js/v1/[A-Za-z0-9]+/analytics(?:\.min)?\.js$",
               ids=r"path:^/analytics\.js/v1/([A-Za-z0-9]+)/"),
             P(host_re("cdn.segment.com", "cdn.segment.io"), r"^/v1/projects/[A-Za-z0-9]+/settings$",
-              ids=r"path:^/v1/projects/([A-Za-z0-9]+)/"),
+              ids=r"path:^/v1/projects/([A-Za-z0-9]+)/", config=True),
             # a first-party proxy of api.segment.io: analytics.js message ids start "ajs-"
             P(None, rf"(?:^|/)v1/{_SEG_CALLS}/?$", require={"json:writeKey": "", "json:messageId": "^ajs-"},
               ids=("json:writeKey", "auth:basic"), events=("json:event", "json:type"), split="json:batch"),
@@ -34,7 +34,8 @@ VENDORS = (
             P(host_re("rudderstack.com", "rudderlabs.com"), rf"^/v1/{_SEG_CALLS}/?$",
               ids=("auth:basic", "json:writeKey"), events=("json:event", "json:type", r"path:^/v1/([a-z]+)"),
               split="json:batch"),
-            P(host_re("rudderlabs.com", "rudderstack.com"), r"^/sourceConfig/?$", ids=("p:writeKey", "auth:basic")),
+            P(host_re("rudderlabs.com", "rudderstack.com"), r"^/sourceConfig/?$", ids=("p:writeKey", "auth:basic"),
+              config=True),
             # a customer's own data plane: RudderStack events carry ``rudderId``
             P(None, rf"(?:^|/)v1/{_SEG_CALLS}/?$", require={"json:rudderId": ""},
               ids=("auth:basic", "json:writeKey"), events=("json:event", "json:type"), split="json:batch"),

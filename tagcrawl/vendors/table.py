@@ -81,7 +81,9 @@ _BROWSER_TESTS = (
     "image, fetch, XHR, sendBeacon, JSON POST, iframe and delayed (`setTimeout`) transports; look-alikes "
     "that must not be reported; first-party collection (GA4 via server-side GTM, Adobe on a CNAME, "
     "self-hosted Matomo); and ids found only in tag library URLs. The pages are listed in "
-    "`tests/vendor_pages.py`."
+    "`tests/vendor_pages.py`. `tests/test_encodings_browser.py` sends ids inside a gzip body made by the page's "
+    "own `CompressionStream` (with and without `Content-Encoding`) and inside lz-string payloads made by the "
+    "lz-string npm package, with their look-alikes; malformed ids on the look-alike page are reported, flagged."
 )
 
 
