@@ -179,7 +179,7 @@ def test_multipart_body():  # fetch(..., {body: new FormData()}) as Chrome sends
 
 
 def test_multipart_lookalike():
-    assert encodings.multipart_fields("--not a boundary line\nid=1", None) is None
+    assert decode.multipart_fields("--not a boundary line\nid=1", None) is None
     assert ids(post("https://www.facebook.com/tr/", "-- id=123456789012345")) == [("facebook", None)]
 
 

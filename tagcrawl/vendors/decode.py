@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus
@@ -153,6 +154,37 @@ def _looks_form(line: str) -> bool:
     return bool(head) and " " not in head and "{" not in head
 
 
+def multipart_fields(text: str, content_type: str | None) -> dict[str, str] | None:
+    """Fields of a ``multipart/form-data`` body, or None when it is not one.
+
+    Args:
+        text: the body as text.
+        content_type: the ``Content-Type`` header (its ``boundary=``); when
+            absent, a body whose first line is ``--<token>`` is taken as
+            multipart with that boundary (Chrome's ``FormData`` shape).
+    Returns:
+        ``{field name: value}`` (file parts too, as text), first value wins.
+    """
+    m = re.search(r'boundary="?([^";,]+)"?', content_type or "", re.IGNORECASE)
+    boundary = m.group(1) if m else None
+    if boundary is None:
+        first = text.lstrip("\r\n").split("\n", 1)[0].strip()
+        if not (first.startswith("--") and len(first) > 4 and " " not in first):
+            return None
+        boundary = first[2:]
+    out: dict[str, str] = {}
+    for part in text.split("--" + boundary)[1:1000]:
+        if part.startswith("--"):
+            break
+        head, sep, value = part.lstrip("\r\n").partition("\r\n\r\n")
+        if not sep:
+            head, sep, value = part.lstrip("\n").partition("\n\n")
+        name = re.search(r'name="([^"]*)"', head)
+        if name and name.group(1) not in out:
+            out[name.group(1)] = value.rstrip("\r\n")
+    return out or None
+
+
 @dataclass
 class Body:
     """A decoded request body.
@@ -188,7 +220,7 @@ def decode_body(text: str | None, content_type: str | None = None) -> Body:
     doc = parse_json(s)
     if doc is not None:
         return Body("json", flatten(doc), doc)
-    fields = encodings.multipart_fields(s, content_type)
+    fields = multipart_fields(s, content_type)
     if fields is not None:
         return Body("multipart", fields, None, [fields])
     lines = [ln for ln in s.replace("\r\n", "\n").split("\n") if ln.strip()]

@@ -16,7 +16,6 @@ bounded: request bodies are hostile, so no decoder writes more than
   algorithm is lz-string 1.5.0's ``_decompress``; ``tests/test_encodings.py``
   checks it against output of the real npm package.
 * JSON wrapped in any of the above -- :func:`unwrap_json`.
-* ``multipart/form-data`` -- :func:`multipart_fields`.
 """
 from __future__ import annotations
 
@@ -276,34 +275,3 @@ def unwrap_json(value: str | None) -> tuple[Any, str | None]:
         if doc is not None:
             return doc, name
     return None, None
-
-
-def multipart_fields(text: str, content_type: str | None) -> dict[str, str] | None:
-    """Fields of a ``multipart/form-data`` body, or None when it is not one.
-
-    Args:
-        text: the body as text.
-        content_type: the ``Content-Type`` header (its ``boundary=``); when
-            absent, a body whose first line is ``--<token>`` is taken as
-            multipart with that boundary (Chrome's ``FormData`` shape).
-    Returns:
-        ``{field name: value}`` (file parts too, as text), first value wins.
-    """
-    m = re.search(r'boundary="?([^";,]+)"?', content_type or "", re.IGNORECASE)
-    boundary = m.group(1) if m else None
-    if boundary is None:
-        first = text.lstrip("\r\n").split("\n", 1)[0].strip()
-        if not (first.startswith("--") and len(first) > 4 and " " not in first):
-            return None
-        boundary = first[2:]
-    out: dict[str, str] = {}
-    for part in text.split("--" + boundary)[1:1000]:
-        if part.startswith("--"):
-            break
-        head, sep, value = part.lstrip("\r\n").partition("\r\n\r\n")
-        if not sep:
-            head, sep, value = part.lstrip("\n").partition("\n\n")
-        name = re.search(r'name="([^"]*)"', head)
-        if name and name.group(1) not in out:
-            out[name.group(1)] = value.rstrip("\r\n")
-    return out or None
