@@ -41,10 +41,12 @@ class CrawlFailed(Exception):
 
 @dataclass
 class CrawlOutcome:
-    """The CrawlResponse dict plus what is kept internally (every hit)."""
+    """The CrawlResponse dict plus what is kept internally (every hit, and
+    every captured request: stored with the crawl as its HAR)."""
 
     response: dict
     hits: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
 
 
 def _base_response(request: dict, session_id: str) -> dict:
@@ -71,8 +73,9 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     hits: list = []
     cookies: list = []
     datalayer: list = []
+    requests: list = []
     try:
-        hits, cookies, datalayer = _crawl(config, request, options, response, deadline)
+        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -81,7 +84,7 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     if response["error"] and not response["message"]:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
-    return CrawlOutcome(response=response, hits=hits)
+    return CrawlOutcome(response=response, hits=hits, requests=requests)
 
 
 def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float):
@@ -216,6 +219,7 @@ def _steps(session, config, request, options, response, deadline):
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
     cookies = session.cookies()
     response["cookiesAfter"] = len(cookies)
-    hits = match_requests(capture.snapshot())
+    requests = capture.snapshot()
+    hits = match_requests(requests)
     response["marketingPixels"] = pixels_from_hits(hits)
-    return hits, cookies, list(capture.datalayer)
+    return hits, cookies, list(capture.datalayer), requests
