@@ -26,6 +26,10 @@ class EgressRefused(Exception):
     """The policy refuses a destination; ``str(exc)`` says why."""
 
 
+class Unresolvable(EgressRefused):
+    """The destination's name does not resolve."""
+
+
 @dataclass(frozen=True)
 class Target:
     """Where to connect: ``address`` is an IP literal (no brackets), ``port`` TCP.
@@ -42,12 +46,12 @@ def system_resolve(host: str) -> list[str]:
     """Addresses of ``host`` from the system resolver, in its order of preference.
 
     Raises:
-        EgressRefused: the name does not resolve.
+        Unresolvable: the name does not resolve.
     """
     try:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
-        raise EgressRefused(f"host {host} does not resolve") from exc
+        raise Unresolvable(f"host {host} does not resolve") from exc
     return list(dict.fromkeys(info[4][0].split("%")[0] for info in infos))
 
 
@@ -93,7 +97,7 @@ class EgressPolicy:
                 raise EgressRefused(f"host {host} is loopback")
         addresses = [host] if _literal(host) else self.resolve(host)
         if not addresses:
-            raise EgressRefused(f"host {host} does not resolve")
+            raise Unresolvable(f"host {host} does not resolve")
         if not self.allow_private:
             for address in addresses:  # one internal answer condemns the name
                 reason = address_reason(ipaddress.ip_address(address))
