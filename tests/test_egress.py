@@ -263,3 +263,24 @@ def test_stop_closes_the_listeners(origin):
         socket.create_connection(("127.0.0.1", port), timeout=2)
     with pytest.raises(RuntimeError):
         server.port_for(None)
+
+
+def test_the_shared_proxy_command_serves_on_its_port_and_stops_on_sigterm(origin):
+    import signal
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "tagcrawl.egress", "--listen", f"127.0.0.1:{port}",
+                             "--host-resolver-rules", f"MAP *.example 127.0.0.1:{origin}"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == f"tagcrawl egress proxy on 127.0.0.1:{port}"
+        answer = _exchange(port, b"GET http://a.example/s HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n")
+        assert answer.endswith(b"a.example /s")
+        assert _exchange(port, b"CONNECT 127.0.0.1:22 HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 403")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
