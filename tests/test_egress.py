@@ -8,7 +8,12 @@ import threading
 
 import pytest
 
-from tagcrawl.egress.chrome import CONTAINMENT_SWITCHES, chrome_args, context_proxy, policy_for
+from tagcrawl.egress.chrome import (
+    CONTAINMENT_SWITCHES,
+    chrome_args,
+    context_proxy,
+    policy_for,
+)
 from tagcrawl.egress.policy import EgressPolicy, EgressRefused, Unresolvable
 from tagcrawl.egress.rules import parse_rules, split_rules
 from tagcrawl.egress.server import EgressServer

@@ -25,12 +25,12 @@ import base64
 import logging
 from typing import Any
 
-from proxy.http.responses import PROXY_TUNNEL_ESTABLISHED_RESPONSE_PKT
 from proxy.common.utils import text_
 from proxy.core.base import TcpUpstreamConnectionHandler
 from proxy.http.exception import HttpRequestRejected
 from proxy.http.parser import HttpParser, httpParserTypes
 from proxy.http.proxy import HttpProxyBasePlugin
+from proxy.http.responses import PROXY_TUNNEL_ESTABLISHED_RESPONSE_PKT
 
 from .policy import EgressRefused, Unresolvable
 from .status import error_type, proxy_status
@@ -56,6 +56,13 @@ class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
         self._next: HttpParser | None = None
 
     def before_upstream_connection(self, request: HttpParser) -> None:
+        """Check the destination and connect to the checked address (or the
+        upstream proxy).  Returns None, so proxy.py opens no connection of its own.
+
+        Raises:
+            HttpRequestRejected: 403 refused, 502 unreachable, 400 no destination;
+                each with ``Proxy-Status`` (``status.py``).
+        """
         if not request.host or not request.port:
             raise _answer(400, b"Bad Request", "http_request_error", "absolute URI or CONNECT expected")
         host, port = text_(request.host), int(request.port)
@@ -77,7 +84,6 @@ class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
             where = "upstream proxy" if self.route.upstream else f"{host}:{port}"
             raise _answer(502, b"Bad Gateway", error_type(exc), f"{where} unreachable: {exc}") from None
         log.debug("egress %s:%s -> %s:%s", host, port, hop.address, hop.port)
-        return None  # proxy.py opens no connection of its own
 
     def handle_client_request(self, request: HttpParser) -> HttpParser | None:
         """The first request of the connection, once complete: send it on."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..netguard import METADATA_HOSTS, address_reason, canonical_host
 from .rules import HostRules, NameNotFound
@@ -66,7 +66,7 @@ class EgressPolicy:
             system resolver by default (tests give their own to play rebinding).
     """
 
-    rules: HostRules = HostRules()
+    rules: HostRules = field(default_factory=HostRules)
     allow_private: bool = False
     resolve: Callable[[str], list[str]] = system_resolve
 
@@ -121,7 +121,7 @@ class EgressPolicy:
                 again = self.rules.rewrite(host, port)
             except NameNotFound as exc:
                 raise EgressRefused(f"host {host} is mapped to ~NOTFOUND") from exc
-            if again is not None and again != (host, port):
+            if again is not None:
                 host, port = again
         address = host if _literal(host) else self.resolve(host)[0]
         return Target(label, address, port, mapped=True)
