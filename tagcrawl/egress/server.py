@@ -61,7 +61,9 @@ def _proxy_flags():
     guard = logging.NullHandler()
     root.addHandler(guard)
     try:
-        return FlagParser.initialize(["--threaded", "--hostname", "127.0.0.1", "--port", "0",
+        # --timeout: proxy.py drops a connection whose *client* sent nothing for that long (10 s by
+        # default), which would cut a WebSocket that only receives; a crawl lasts at most 25 s.
+        return FlagParser.initialize(["--threaded", "--hostname", "127.0.0.1", "--port", "0", "--timeout", "60",
                                       "--log-level", "WARNING"], plugins=[EgressPlugin])
     finally:
         root.removeHandler(guard)
