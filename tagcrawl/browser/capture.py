@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..egress.status import egress_error
 from ..vendors.types import Request
 from .activity import Activity
 
@@ -170,7 +171,10 @@ class NetworkCapture(Activity):
 
     def _response(self, params: dict, session: str | None) -> None:
         if (session, params.get("requestId")) == self._main_request:
-            self.main_status = params.get("response", {}).get("status")
+            response = params.get("response", {})
+            self.main_status = response.get("status")
+            # An answer of the egress proxy's own (refusal, unreachable server) is a network error.
+            self.main_error = self.main_error or egress_error(response.get("headers") or {})
         self._touch()
 
     def _data(self, params: dict, session: str | None) -> None:
