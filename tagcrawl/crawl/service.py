@@ -43,10 +43,12 @@ class CrawlFailed(Exception):
 
 @dataclass
 class CrawlOutcome:
-    """The CrawlResponse dict plus what is kept internally (every hit)."""
+    """The CrawlResponse dict plus what is kept internally (every hit, and
+    every captured request: stored with the crawl as its HAR)."""
 
     response: dict
     hits: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
 
 
 def _base_response(request: dict, session_id: str) -> dict:
@@ -74,8 +76,9 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     hits: list = []
     cookies: list = []
     datalayer: list = []
+    requests: list = []
     try:
-        hits, cookies, datalayer = _crawl(config, request, options, response, deadline)
+        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -85,7 +88,7 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     if response["error"] and not response["message"]:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
-    return CrawlOutcome(response=response, hits=hits)
+    return CrawlOutcome(response=response, hits=hits, requests=requests)
 
 
 def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float):
@@ -223,14 +226,15 @@ def _steps(session, config, request, options, response, deadline):
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
     cookies = session.cookies()
     response["cookiesAfter"] = len(cookies)
-    hits = match_requests(capture.snapshot())
+    requests = capture.snapshot()
+    hits = match_requests(requests)
     response["marketingPixels"] = pixels_from_hits(hits)
     compliance.build(response, hits, cookies, request["url"], compliance.ConsentFacts(
         banner=consent.banner, action=consent.action, verified=consent.verified,
         choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
         cmp=consent.cmp, button_text=consent.button_text, frames=frames,
         choice_cookies={e[len("cookie "):] for e in consent.evidence if e.startswith("cookie ")}))
-    return hits, cookies, list(capture.datalayer)
+    return hits, cookies, list(capture.datalayer), requests
 
 
 def consent_action(options: dict) -> str:

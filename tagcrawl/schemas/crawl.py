@@ -116,12 +116,21 @@ class PixelTcfSchema(Schema):
 
 class MarketingPixelSchema(Schema):
     vendor = fields.String(allow_none=True)
-    account_id = fields.String(allow_none=True)
+    account_id = fields.String(allow_none=True, metadata={
+        "description": "The account id exactly as the page sent it (well-formed ids in canonical form, "
+                       "e.g. `AW-` prefix); null when no request of this vendor on the page carried one."})
     page = fields.String(allow_none=True)
     consent = fields.String(validate=PHASE, metadata={"description": _PHASE_DOC + " Decided by the first hit."})
     consent_mode = fields.List(fields.Nested(ConsentModeStateSchema), metadata={
         "description": "Google pixels: each distinct Consent Mode state its hits declared, with the phase."})
     tcf = fields.Nested(PixelTcfSchema, metadata={"description": "TCF parameters carried by the pixel's hits."})
+    warnings = fields.List(fields.String(), metadata={
+        "description": "Why the account id is unusual for the vendor (tagcrawl extension, issue 19); empty when it "
+                       "looks normal. Sentences: `account id has <n> characters; <ids> have <m>`, `account id lacks "
+                       "the \"<prefix>\" prefix of <ids>`, `account id does not match the format of <ids> (example: "
+                       "<id>)`, `account id looks like a placeholder`, `account id looks like a test id`, `account id "
+                       "is longer than 200 characters; truncated` (docs/vendors.md).",
+        "example": ["account id has 18 characters; TikTok pixel codes have 20"]})
 
 
 class CookieSchema(Schema):
