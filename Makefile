@@ -75,6 +75,7 @@ demo: install
 	$(PY) -m tests.web.demo
 
 test: install-dev
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # wrk drives the stream throughput bench.

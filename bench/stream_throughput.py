@@ -203,7 +203,7 @@ def prepare_database(url: str) -> str:
 
     from tagcrawl import create_app
     from tagcrawl.extensions import db
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():

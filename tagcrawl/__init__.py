@@ -5,8 +5,9 @@ import logging
 import os
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401  (re-exported)
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -15,7 +16,7 @@ def create_app(config: dict | None = None) -> Flask:
     Args:
         config: overrides applied after the environment (tests pass theirs here).
     """
-    from . import commands, docs_blueprint, errors, limits
+    from . import commands, docs_blueprint, errors, ratelimits
     from .crawl.blueprint import bp as crawl_bp
     from .extensions import db, migrate
     from .settings import database_url, load_settings
@@ -31,6 +32,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.config.get("DATABASE_URL_RAW"), app.instance_path))
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     app.json.sort_keys = False
+    if app.config["TRUSTED_PROXIES"] > 0:  # the client IP from X-Forwarded-For, set by that many proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     logging.basicConfig(level=os.environ.get("TAGCRAWL_LOG_LEVEL", "INFO"))
 
     db.init_app(app)
@@ -39,6 +42,6 @@ def create_app(config: dict | None = None) -> Flask:
     for blueprint in (crawl_bp, stream_bp, events_bp, tag_bp):
         app.register_blueprint(blueprint)
     docs_blueprint.init_app(app)
-    limits.init_app(app)  # after every blueprint: it wraps their views
+    ratelimits.init_app(app)  # after every blueprint: it applies their declared limits
     commands.init_app(app)
     return app

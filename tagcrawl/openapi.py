@@ -15,7 +15,8 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask
 
-from . import __version__, schemas
+from . import schemas
+from .version import __version__
 
 OPENAPI_VERSION = "3.1.0"
 SECURITY = [{"ApiKeyAuth": []}]

@@ -57,9 +57,9 @@ def live(_migrated, fixture_web, tmp_path_factory):
     """The app on the test PostgreSQL behind a threaded werkzeug server;
     tables emptied at the end (like the ``app`` fixture does)."""
     from tagcrawl.apikeys import create_key
-    from tagcrawl.background import stop_background
+    from tagcrawl.crawl.background import stop_background
     from tagcrawl.crawl.records import store_crawl
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     shots = tmp_path_factory.mktemp("schemathesis-shots")
     app = create_app({"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True, "ALLOW_PRIVATE_TARGETS": True,

@@ -59,7 +59,7 @@ def stream_app(app):
 @pytest.fixture
 def issued(app):
     """Token string of customer ``acme`` (whitelist shop.example.com, *.acme.test)."""
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     with app.app_context():
         return issue_token("acme", ["shop.example.com", "*.acme.test"]).token

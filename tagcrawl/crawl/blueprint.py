@@ -8,11 +8,12 @@ from flask import Blueprint, current_app, g, jsonify, request, send_from_directo
 from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
-from ..background import ensure_started
+from .background import ensure_started
 from ..extensions import db
 from ..models import Crawl
 from ..errors import ApiError, validation_error_response
 from ..netguard import url_refusal
+from ..ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
 from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, strict_json_loads, unicode_problem
 from ..vendors import catalog_listing
 from .jobs import enqueue_crawl, status_response
@@ -55,6 +56,7 @@ def health():
 
 
 @bp.post("/api/v1")
+@rate_limited(crawl_limit, key_func=crawl_key, exempt_when=crawl_limit_off)
 @require_api_key
 def crawl():
     """Crawl a page (spec 4.2).  422 on a bad body, 401 without a valid key."""

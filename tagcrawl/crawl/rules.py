@@ -28,10 +28,7 @@ try:  # provided by the vendor catalog; resolves keys, display names, aliases
 except ImportError:  # pragma: no cover - catalog not available yet
     find_vendor = None  # type: ignore[assignment]
 
-CONDITIONS = ("OR", "AND")
-RULE_TYPES = ("Pixel", "Cookie", "DataLayer")
-DEFAULT_CONDITION = "OR"
-DEFAULT_RULE_TYPE = "Pixel"
+from ..types import CONDITIONS, DEFAULT_CONDITION, DEFAULT_RULE_TYPE, RULE_TYPES  # noqa: E402,F401
 
 _MISSING = object()  # sentinel: the dataLayer path is absent
 _GLOB = {"*": ".*", "?": "."}

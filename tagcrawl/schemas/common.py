@@ -11,7 +11,7 @@ import uuid
 import pycountry
 from marshmallow import ValidationError, fields, validate
 
-from ..crawl.rules import CONDITIONS, RULE_TYPES
+from ..types import CONDITIONS, RULE_TYPES
 
 URL_MAX = 2048
 STRING_MAX = 1024

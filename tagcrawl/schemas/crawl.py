@@ -5,7 +5,7 @@ from marshmallow import EXCLUDE, Schema, fields, validate
 
 from .common import (ARRAY_MAX, CONDITION_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG, HttpUrl, validate_country,
                      validate_uuid4)
-from ..crawl.rules import CONDITIONS, RULE_TYPES
+from ..types import CONDITIONS, RULE_TYPES
 
 class OptionsSchema(Schema):
     """Spec 2.2 Options.  Every field optional and nullable."""

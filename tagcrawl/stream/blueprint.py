@@ -6,7 +6,7 @@ Checks, in this order, each answered as ErrorMessage:
 2. 415 a content type other than application/json, text/plain or none;
 3. 400 not a JSON object;
 4. 429 with ``Retry-After``: over the per-visitor limit, (``t``, client IP)
-   (``limits.check_stream_limit``; counted once the body is known to be a
+   (``ratelimits.check_stream_limit``; counted once the body is known to be a
    JSON object, so the body is read and parsed once);
 5. 400 the schema refuses it (the message names the field);
 6. 401 token unknown, expired or revoked;
@@ -26,12 +26,12 @@ from flask import Blueprint, Response, current_app, request
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import ApiError
-from ..limits import check_stream_limit
+from ..ratelimits import check_stream_limit
 from ..models import utcnow
 from .body import check_content_type, parse_object, read_body, validate_event
-from .domains import host_allowed, request_origin
+from .origins import host_allowed, request_origin
 from .normalize import normalize
-from .tokens import all_patterns, lookup_token, token_problem
+from .registry import all_patterns, lookup_token, token_problem
 from .writer import StoreUnavailable, get_writer
 
 bp = Blueprint("stream", __name__, url_prefix="/stream")
@@ -119,7 +119,7 @@ def accept_event() -> dict:
     if not host_allowed(found[1], info.patterns):
         raise ApiError(403, f"Origin {found[0]} is not whitelisted for this token's customer.")
     return normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
-                     received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
+                     received_at=now)
 
 
 @bp.post("/api/v1", provide_automatic_options=False)

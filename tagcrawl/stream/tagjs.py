@@ -24,7 +24,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, request
 
-from .. import __version__
+from ..version import __version__
 from ..vendors import CATALOG
 
 bp = Blueprint("stream_tag", __name__, url_prefix="/stream")
