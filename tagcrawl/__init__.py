@@ -16,8 +16,9 @@ def create_app(config: dict | None = None) -> Flask:
     Args:
         config: overrides applied after the environment (tests pass theirs here).
     """
-    from . import commands, docs_blueprint, errors, ratelimits
+    from . import commands, docs_blueprint, errors, openapi, ratelimits
     from .crawl.blueprint import bp as crawl_bp
+    from .crawl.blueprint import meta as meta_bp
     from .extensions import db, migrate
     from .settings import database_url, load_settings
     from .stream.blueprint import bp as stream_bp
@@ -38,10 +39,11 @@ def create_app(config: dict | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
-    errors.register_error_handlers(app)
-    for blueprint in (crawl_bp, stream_bp, events_bp, tag_bp):
-        app.register_blueprint(blueprint)
-    docs_blueprint.init_app(app)
+    openapi.init_app(app)
+    errors.register_error_handlers(app)  # after openapi: they replace flask-smorest's error shape
+    for blueprint, url_prefix in ((meta_bp, ""), (crawl_bp, "/api/v1"), (events_bp, "/api/v1"),
+                                  (stream_bp, "/stream"), (tag_bp, "/stream"), (docs_blueprint.bp, "")):
+        openapi.register(app, blueprint, url_prefix)
     ratelimits.init_app(app)  # after every blueprint: it applies their declared limits
     commands.init_app(app)
     return app

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, fields, validate
 
+from .coded import CodedSchema
+
 from .common import (ARRAY_MAX, CONDITION_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG, HttpUrl, validate_country,
                      validate_uuid4)
 from ..types import CONDITIONS, RULE_TYPES
 
-class OptionsSchema(Schema):
+class OptionsSchema(CodedSchema):
     """Spec 2.2 Options.  Every field optional and nullable."""
 
     class Meta:
@@ -20,7 +22,7 @@ class OptionsSchema(Schema):
     webhook = fields.Boolean(allow_none=True, load_default=False)
 
 
-class ValidationRuleSchema(Schema):
+class ValidationRuleSchema(CodedSchema):
     """Spec 2.3 ValidationRule; semantics in ``crawl/rules.py``."""
 
     class Meta:
@@ -36,7 +38,7 @@ class ValidationRuleSchema(Schema):
                               validate=validate.OneOf(RULE_TYPES, error=RULE_TYPE_MSG))
 
 
-class CrawlRequestSchema(Schema):
+class CrawlRequestSchema(CodedSchema):
     """Spec 2.1 CrawlRequest.  ``session_id`` must be present; null or a uuid4."""
 
     class Meta:
@@ -105,4 +107,4 @@ class CrawlResponseSchema(Schema):
 class HTTPValidationErrorSchema(Schema):
     """The 422 body: ``{"detail": [{"loc": [...], "msg": str, "type": str}]}``."""
 
-    detail = fields.List(fields.Dict(), required=True)
+    detail = fields.List(fields.Nested("ValidationErrorItemSchema"), required=True)

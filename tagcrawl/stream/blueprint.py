@@ -22,19 +22,20 @@ whitelisted by any customer.
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app, request
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..edge import Blueprint, operation, read_capped
 from ..errors import ApiError
 from ..ratelimits import check_stream_limit
 from ..models import utcnow
-from .body import check_content_type, parse_object, read_body, validate_event
+from .body import check_content_type, parse_object, validate_event
 from .origins import host_allowed, request_origin
 from .normalize import normalize
 from .registry import all_patterns, lookup_token, token_problem
 from .writer import StoreUnavailable, get_writer
 
-bp = Blueprint("stream", __name__, url_prefix="/stream")
+bp = Blueprint("stream", __name__, body_limit_setting="STREAM_MAX_BYTES", description="Event ingestion.")
 
 PREFLIGHT_MAX_AGE_S = 7200
 
@@ -69,7 +70,17 @@ def no_content() -> Response:
     return response
 
 
-@bp.route("/api/v1", methods=["OPTIONS"], provide_automatic_options=False)
+_ORIGIN = {"name": "Origin", "in": "header", "required": False, "schema": {"type": "string"},
+           "description": "Origin of the page that sent the event (a browser sets it)."}
+
+
+# The stream's answers are documented with ``doc(responses=...)`` rather than
+# ``alt_response`` decorators, which would each wrap the view: this is the hot path.
+@bp.route("/api/v1", methods=["OPTIONS"])
+@bp.doc(**operation("CORS preflight of the ingestion endpoint", "stream_preflight", tag="stream",
+                    parameters=[_ORIGIN]),
+        responses={204: {"description": "The origin is whitelisted by some customer: CORS headers, no body."},
+                   403: "Forbidden", 503: "Unavailable"})
 def preflight():
     """CORS preflight: 204 with the CORS headers for a whitelisted origin, else 403."""
     found = request_origin(request.headers.get("Origin"), None)
@@ -99,7 +110,7 @@ def accept_event() -> dict:
             be looked up (database down).
     """
     config = current_app.config
-    data = read_body(request.environ, config["STREAM_MAX_BYTES"])
+    data = read_capped(request.environ, config["STREAM_MAX_BYTES"])
     check_content_type(request.headers.get("Content-Type"))
     body = parse_object(data)
     check_stream_limit(body.get("t"))
@@ -122,7 +133,18 @@ def accept_event() -> dict:
                      received_at=now)
 
 
-@bp.post("/api/v1", provide_automatic_options=False)
+@bp.post("/api/v1")
+@bp.doc(**operation(
+    "Ingest one event from the browser tag", "stream_ingest", tag="stream", parameters=[_ORIGIN],
+    description="Checks, in order: size (413), content type (415), JSON and schema (400), token (401), "
+                "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` in the body "
+                "is the credential: the Origin check stops other sites' pages, not other clients."),
+        requestBody={"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}},
+            "text/plain": {"schema": {"type": "string", "contentMediaType": "application/json"}}}},
+        responses={204: {"description": "Accepted: the event is stored (committed). No body."},
+                   400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 413: "PayloadTooLarge",
+                   415: "UnsupportedMediaType", 429: "RateLimited", 503: "Unavailable"})
 def ingest():
     """Ingest one event; see the module docstring for the answers."""
     row = accept_event()
@@ -132,3 +154,7 @@ def ingest():
     except StoreUnavailable as exc:
         raise _unavailable("the database could not commit it.") from exc
     return no_content()
+
+
+preflight.provide_automatic_options = False  # OPTIONS is the preflight view itself
+ingest.provide_automatic_options = False

@@ -12,13 +12,15 @@ A bad parameter is a 400 ErrorMessage that names it.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import jsonify, request
 
 from ..apikeys import require_api_key
+from ..edge import Blueprint, operation, query
 from ..errors import ApiError
+from ..schemas import EventPageSchema
 from .events import PAGE_DEFAULT, EventFilter, page_events, parse_time
 
-bp = Blueprint("stream_events", __name__)
+bp = Blueprint("stream_events", __name__, description="Reading stored events (API key).")
 
 
 def _time_arg(name: str):
@@ -44,8 +46,18 @@ def _limit_arg() -> int:
     return limit
 
 
-@bp.get("/api/v1/events")
+@bp.get("/events")
+@bp.doc(**operation("Read stored events", "stream_events_list_events", tag="stream", secured=True, parameters=[
+    query("customer", "Customer name."), query("domain", "Registrable domain or host."),
+    query("vendor", "Catalog key."), query("event", "Event name."),
+    query("since", "Inclusive: ISO 8601, or a duration back from now (`24h`, `7d`)."),
+    query("until", "Exclusive: ISO 8601, or a duration back from now."),
+    query("limit", "Page size, 1..1000 (larger is capped).", {"type": "integer"}),
+    query("cursor", "`next_cursor` of the previous page.")]))
 @require_api_key
+@bp.response(200, EventPageSchema, description="One page, in (event_timestamp, id) order.")
+@bp.alt_response(400, response="BadRequest")
+@bp.alt_response(401, response="Unauthorized")
 def list_events():
     """One page of stored events; see the module docstring."""
     flt = EventFilter(

@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Response, request
+from flask import Response, request
 
 from ..version import __version__
+from ..edge import Blueprint, operation, query
 from ..vendors import CATALOG
 
-bp = Blueprint("stream_tag", __name__, url_prefix="/stream")
+bp = Blueprint("stream_tag", __name__, description="The browser tag script.")
 
 TEMPLATE = Path(__file__).with_name("tag_template.js")
 MARKS = ("__TAGCRAWL_VERSION__", "__TAGCRAWL_VENDORS__", "__TAGCRAWL_DICTIONARY__")
@@ -278,7 +279,12 @@ def tag_path(immutable: bool = True) -> str:
     return f"/stream/tag.js?v={rendered().digest}" if immutable else "/stream/tag.js"
 
 
-@bp.route("/tag.js", methods=["GET", "HEAD"])
+@bp.get("/tag.js")  # (and HEAD, which Flask adds to every GET route)
+@bp.doc(**operation("The browser tag script", "stream_tag_tag_js", tag="stream",
+                    parameters=[query("v", "The script's hash: makes the answer cacheable for a year.")]),
+        responses={200: {"description": "The script.",
+                         "content": {"application/javascript": {"schema": {"type": "string"}}}},
+                   304: {"description": "Not modified (ETag matched)."}})
 def tag_js():
     """The browser tag.  ``?v=`` equal to the current hash makes the answer immutable."""
     tag = rendered()
