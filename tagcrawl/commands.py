@@ -48,7 +48,7 @@ def _check_webhook_url(url: str | None) -> None:
 @click.option("--rotate-secret", is_flag=True, help="Issue a new signing secret (printed once).")
 def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
     """Set (or, without URL, remove) the webhook URL of API key NAME."""
-    import secrets
+    from .webhooks.signing import new_secret
 
     row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
     if row is None:
@@ -56,7 +56,7 @@ def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
     _check_webhook_url(url)
     row.webhook_url = url
     if rotate_secret:
-        row.webhook_secret = "whsec_" + secrets.token_urlsafe(24)
+        row.webhook_secret = new_secret()
     db.session.commit()
     click.echo(f"webhook of {name}: {url or '(none)'}")
     if rotate_secret:
