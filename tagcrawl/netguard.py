@@ -11,12 +11,15 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
-import time
-from functools import lru_cache
+import threading
 from urllib.parse import urlsplit
+
+from cachetools import TTLCache, cached
 
 from .hosts import canonical_host  # noqa: F401  (re-exported: the guard's reading of a host)
 
+#: How long a host's addresses are remembered, seconds.
+RESOLVE_TTL_S = 60
 CGNAT = ipaddress.ip_network("100.64.0.0/10")
 METADATA_HOSTS = {"metadata.google.internal", "metadata", "instance-data", "metadata.azure.internal"}
 METADATA_ADDRESSES = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"),
@@ -51,8 +54,8 @@ def address_reason(address: ipaddress._BaseAddress) -> str | None:
     return next((name for name, hit in checks if hit), None)
 
 
-@lru_cache(maxsize=4096)
-def _resolve(host: str, _ttl_bucket: int) -> tuple[str, ...]:
+@cached(TTLCache(maxsize=4096, ttl=RESOLVE_TTL_S), lock=threading.Lock())
+def _resolve(host: str) -> tuple[str, ...]:
     try:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
@@ -78,8 +81,8 @@ def scheme_and_host(url: str) -> tuple[str, str]:
 
 
 def resolve(host: str) -> tuple[str, ...]:
-    """Addresses of ``host`` (cached for about 60 s).  Raises UnresolvableHost."""
-    return _resolve(host, int(time.monotonic() // 60))
+    """Addresses of ``host`` (cached ``RESOLVE_TTL_S`` seconds).  Raises UnresolvableHost (not cached)."""
+    return _resolve(host)
 
 
 def url_refusal(url: str, allow_private: bool = False) -> str | None:
