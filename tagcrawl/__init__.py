@@ -9,23 +9,31 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .version import __version__  # noqa: F401  (re-exported)
 
+#: ``app.extensions`` key of the app's clock (``create_app(clock=...)``).
+CLOCK = "tagcrawl.clock"
 
-def create_app(config: dict | None = None) -> Flask:
+
+def create_app(config: dict | None = None, *, clock=None) -> Flask:
     """Application factory: settings, extensions, blueprints, errors, CLI.
 
     Args:
         config: overrides applied after the environment (tests pass theirs here).
+        clock: callable returning the current time as an aware UTC datetime
+            (default ``models.utcnow``); the stream stamps events with it.
+            Tests pass a fixed clock here: it is not a setting.
     """
     from . import commands, docs_blueprint, errors, openapi, ratelimits
     from .crawl.blueprint import bp as crawl_bp
     from .crawl.blueprint import meta as meta_bp
     from .extensions import db, migrate
+    from .models import utcnow
     from .settings import database_url, load_settings
     from .stream.blueprint import bp as stream_bp
     from .stream.events_api import bp as events_bp
     from .stream.tagjs import bp as tag_bp
 
     app = Flask(__name__, instance_relative_config=True)
+    app.extensions[CLOCK] = clock or utcnow
     app.config.update(load_settings())
     app.config.update(config or {})
     os.makedirs(app.instance_path, exist_ok=True)

@@ -28,7 +28,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..edge import Blueprint, operation, read_capped
 from ..errors import ApiError
 from ..ratelimits import check_stream_limit
-from ..models import utcnow
 from .body import check_content_type, parse_object, validate_event
 from .origins import host_allowed, request_origin
 from .normalize import normalize
@@ -41,8 +40,8 @@ PREFLIGHT_MAX_AGE_S = 7200
 
 
 def _clock():
-    """The app's clock: ``STREAM_CLOCK`` (a callable returning aware UTC) or utcnow."""
-    return (current_app.config.get("STREAM_CLOCK") or utcnow)()
+    """The app's clock (``create_app(clock=...)``, default ``models.utcnow``): aware UTC now."""
+    return current_app.extensions["tagcrawl.clock"]()
 
 
 def _unavailable(reason: str) -> ApiError:
