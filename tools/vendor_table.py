@@ -52,7 +52,8 @@ def markdown_table() -> str:
         "proxied Plausible, Snowplow collectors, ...) are recognised by their parameter shape. "
         "Ids are validated and normalised; a request whose id is malformed yields no hit, a "
         "library load without an id yields a hit with no account id; a CORS preflight (`OPTIONS`) "
-        "is never a hit.",
+        "is never a hit. Every vendor has positive and negative request fixtures (`tests/vendor_cases.py`); "
+        "`GET /api/v1/vendors` lists the catalog.",
         "",
         "| key | name | category | account id from | example id |",
         "| --- | --- | --- | --- | --- |",
