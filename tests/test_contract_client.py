@@ -22,7 +22,6 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
-from tagcrawl import create_app
 from tagcrawl.extensions import db
 
 PACKAGE = "tagcrawl_contract_client"
