@@ -85,7 +85,9 @@ def rate_limited(limit_value, *, key_func=None, exempt_when=None):
     The arguments are those of ``flask_limiter.Limiter.limit`` (``limit_value``
     may be a callable returning the limit string); ``init_app`` applies
     ``limiter.limit(...)`` to the view in each app, whose limiter (and storage)
-    is its own.  The OpenAPI document lists 429 on such views.
+    is its own.  Such a view also declares its 429 answer,
+    ``@bp.alt_response(429, response="RateLimited")`` (``tests/test_openapi.py``
+    checks that the two agree).
     """
 
     def declare(view):
