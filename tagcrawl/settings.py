@@ -106,7 +106,7 @@ def load_settings(environ: dict | None = None) -> dict:
         "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
         # Main-document size cap of a crawl: past it the load is stopped, success false.
         "PAGE_MAX_BYTES": _int(env.get("TAGCRAWL_PAGE_MAX_BYTES"), 10 * 1024 * 1024),
-        # Rate limits (limits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
+        # Rate limits (ratelimits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
         # API key; stream: per (token, client IP).  Storage: memory:// (per process) or redis://...
         "RATELIMIT_CRAWL": env.get("TAGCRAWL_RATELIMIT_CRAWL", "60/minute"),
         "RATELIMIT_STREAM": env.get("TAGCRAWL_RATELIMIT_STREAM", "6000/minute"),
