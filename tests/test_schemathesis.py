@@ -116,6 +116,12 @@ def _load(live: Live):
         if not isinstance(body, dict):
             return body
         if operation.method.upper() == "POST" and operation.path == "/api/v1" and isinstance(body.get("url"), str):
+            options = body.get("options")
+            if isinstance(options, dict) and options.get("webhook") is True:
+                # The run's key has no webhook URL, so a queued crawl is refused (422
+                # webhook_not_configured, documented); true -> false never repairs a
+                # negative case.  The webhook path has its own tests (test_webhooks.py).
+                body = dict(body, options=dict(options, webhook=False))
             return dict(body, url=FIXTURE_PAGES[len(body["url"]) % len(FIXTURE_PAGES)])
         if operation.path == "/stream/api/v1" and "t" in body and len(json.dumps(body)) % 3:
             return dict(body, t=live.token)  # only the credential: never repair a negative case

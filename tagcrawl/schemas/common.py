@@ -42,8 +42,10 @@ def validate_uuid4(value: uuid.UUID) -> None:
 
 #: Every ISO 3166-1 alpha-2 code, upper case then lower case: the accepted
 #: values of ``options.country`` (the OpenAPI ``enum``).
-COUNTRY_CODES = sorted(c.alpha_2 for c in pycountry.countries)
-COUNTRY_CODES += [code.lower() for code in COUNTRY_CODES]
+#: Documented enum of ``options.country`` (upper case; generated clients name enum members after them).
+COUNTRY_UPPER = sorted(c.alpha_2 for c in pycountry.countries)
+#: Accepted values: either case.
+COUNTRY_CODES = COUNTRY_UPPER + [code.lower() for code in COUNTRY_UPPER]
 _COUNTRY_SET = frozenset(COUNTRY_CODES)
 
 
