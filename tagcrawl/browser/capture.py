@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..vendors.types import Request
 from .activity import Activity
+from .emulation import worker_setup_commands
 
 log = logging.getLogger(__name__)
 
@@ -100,9 +101,9 @@ class NetworkCapture(Activity):
         if kind == "page" and parent is None and self.page_session is None:
             self.page_session = session
             self.page_target = info.get("targetId")
-        if kind in PAGE_TYPES:
-            for method, method_params in self.page_setup:
-                send(method, method_params)
+        for method, method_params in (self.page_setup if kind in PAGE_TYPES else
+                                      worker_setup_commands(self.page_setup)):
+            send(method, method_params)
         send("Network.enable", {"maxPostDataSize": 65536})
         if kind in PAGE_TYPES:
             send("Page.enable")

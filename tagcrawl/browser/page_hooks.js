@@ -4,6 +4,19 @@
 // up to HORIZON ms; consent banners drawn late: up to LATE ms), DOM mutations (late consent banners) and window.dataLayer pushes.
 // It also remembers closed shadow roots for the consent scanner.
 (() => {
+  // ChromeDriver's own document-start script caches built-ins on the window
+  // (cdc_<key>_Array, ..._Promise, ...); pages and bot detectors (BotD) look for
+  // them.  Remove them whether that script ran before this one or runs after.
+  const CDC = /^([a-z]){3}_.*_(Array|Object|Promise|Proxy|Symbol|JSON|Window)$/;
+  for (const name of Object.getOwnPropertyNames(window)) if (CDC.test(name)) delete window[name];
+  for (const kind of ["Array", "Object", "Promise", "Proxy", "Symbol", "JSON", "Window"]) {
+    const name = "cdc_adoQpoasnfa76pfcZLmcfl_" + kind;
+    if (Object.getOwnPropertyDescriptor(window, name)) continue;
+    try {
+      Object.defineProperty(window, name, { configurable: true, get() { return undefined; },
+                                            set(v) { delete window[name]; } });
+    } catch (e) {}
+  }
   if (window.__tcHooked) return;
   Object.defineProperty(window, "__tcHooked", { value: true });
   const send = (msg) => { try { window.__tcActivity(JSON.stringify(msg)); } catch (e) {} };

@@ -23,6 +23,7 @@ from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
 from ..browser.pool import PoolExhausted, get_pool
 from ..browser.session import CrawlSession
+from ..browser.stealth import browser_identity
 from ..netguard import url_refusal
 from ..vendors import match_requests, pixels_from_hits
 from .rules import evaluate_rules
@@ -100,12 +101,11 @@ def _crawl(config: dict, request: dict, options: dict, response: dict, deadline:
 def _crawl_in(handle, config, request, options, response, deadline):
     allow_private = config.get("ALLOW_PRIVATE_TARGETS", False)
     guard = None if allow_private else (lambda url: url_refusal(url, False))
-    if "user_agent" not in handle.extra:
-        try:
-            handle.extra["user_agent"] = handle.driver.execute_script("return navigator.userAgent")
-        except WebDriverException:
-            handle.extra["user_agent"] = None
-    capture = NetworkCapture(page_setup=page_setup_commands(handle.extra["user_agent"], options.get("country")),
+    if "identity" not in handle.extra:
+        handle.extra["identity"] = browser_identity(handle.driver)
+    identity = handle.extra["identity"]
+    capture = NetworkCapture(page_setup=page_setup_commands(identity and identity.user_agent, options.get("country"),
+                                                            identity and identity.metadata()),
                              request_guard=guard, timer_horizon_ms=config.get("TIMER_HORIZON_MS", 4000))
     capture.page_max_bytes = config.get("PAGE_MAX_BYTES")
     expired = threading.Event()
