@@ -72,6 +72,8 @@ class NetworkCapture(Activity):
         self._main_bytes: dict[tuple, int] = {}
         self.dialogs, self.dialog_storm = 0, False
         self._pending_bodies: dict[tuple, dict] = {}
+        # (session, executionContextId) of every frame's main world (the flush fires events in each).
+        self.frame_contexts: set[tuple[str | None, int]] = set()
         self._guard_executor: ThreadPoolExecutor | None = None
 
     # -- wiring -------------------------------------------------------------
@@ -120,6 +122,7 @@ class NetworkCapture(Activity):
         gone = params.get("sessionId")
         self.sessions.pop(gone, None)
         with self._cond:
+            self.frame_contexts = {c for c in self.frame_contexts if c[0] != gone}
             self._forget_session(gone)
             self._cond.notify_all()
 
@@ -140,10 +143,9 @@ class NetworkCapture(Activity):
                       timestamp=(params.get("wallTime") or time.time()) * 1000.0,
                       headers=dict(request.get("headers") or {}))
         with self._cond:
-            self._inflight[key[1]] = (time.monotonic(), resource_type, session)
+            self._note_request(key[1], url, resource_type, session)
             if resource_type == "Document" and params.get("frameId") == self.page_target:
                 self._main_request, self.main_status, self.main_error = key, None, None
-            self._last_activity = time.monotonic()
             if body is None and request.get("hasPostData"):
                 self._pending_bodies[key] = record
             else:
@@ -168,7 +170,7 @@ class NetworkCapture(Activity):
     def _response(self, params: dict, session: str | None) -> None:
         if (session, params.get("requestId")) == self._main_request:
             self.main_status = params.get("response", {}).get("status")
-        self._touch()
+        self._touch(activity=False)
 
     def _data(self, params: dict, session: str | None) -> None:
         """Count the main document's bytes; past ``page_max_bytes``, stop loading it."""
@@ -182,8 +184,7 @@ class NetworkCapture(Activity):
 
     def _finished(self, params: dict, session: str | None) -> None:
         with self._cond:
-            self._inflight.pop(params.get("requestId"), None)
-            self._last_activity = time.monotonic()
+            self._note_finished(params.get("requestId"))
             if (session, params.get("requestId")) == self._main_request and params.get("errorText"):
                 self.main_error = params["errorText"]
             self._cond.notify_all()
@@ -215,10 +216,29 @@ class NetworkCapture(Activity):
             if "dl" in message:
                 self.datalayer.append(message["dl"])
             if "timers" in message:
-                self._timers[(session, message.get("w"))] = int(message["timers"])
-                self._late_timers[(session, message.get("w"))] = int(message.get("late") or 0)
-            self._last_activity = time.monotonic()
+                self._note_timers((session, message.get("w")), int(message["timers"]), int(message.get("late") or 0))
+            else:
+                self._last_change = time.monotonic()  # DOM mutation, dataLayer push
             self._cond.notify_all()
+
+    def _context_created(self, params: dict, session: str | None) -> None:
+        context = params.get("context", {})
+        if (context.get("auxData") or {}).get("isDefault"):
+            with self._cond:
+                self.frame_contexts.add((session, context.get("id")))
+
+    def _context_destroyed(self, params: dict, session: str | None) -> None:
+        with self._cond:
+            self.frame_contexts.discard((session, params.get("executionContextId")))
+
+    def _contexts_cleared(self, _params: dict, session: str | None) -> None:
+        with self._cond:
+            self.frame_contexts = {c for c in self.frame_contexts if c[0] != session}
+
+    def contexts(self) -> list[tuple[str | None, int]]:
+        """``(session, executionContextId)`` of the main world of every live frame."""
+        with self._cond:
+            return sorted(self.frame_contexts, key=lambda c: (c[0] != self.page_session, c[1]))
 
     def _dialog(self, _params: dict, session: str | None) -> None:
         """Dismiss every dialog; past DIALOG_LIMIT, end the page's script too
@@ -242,12 +262,20 @@ class NetworkCapture(Activity):
         "Fetch.requestPaused": _paused,
         "Runtime.bindingCalled": _binding,
         "Page.javascriptDialogOpening": _dialog,
+        "Runtime.executionContextCreated": _context_created,
+        "Runtime.executionContextDestroyed": _context_destroyed,
+        "Runtime.executionContextsCleared": _contexts_cleared,
     }
 
     def close(self) -> None:
         """Release the guard's threads (end of the crawl)."""
         if self._guard_executor is not None:
             self._guard_executor.shutdown(wait=False, cancel_futures=True)
+
+    def request_count(self) -> int:
+        """Requests captured so far (those whose POST body is being fetched included)."""
+        with self._cond:
+            return len(self.requests) + len(self._pending_bodies)
 
     def snapshot(self) -> list[Request]:
         """Requests captured so far, in the order they were sent."""

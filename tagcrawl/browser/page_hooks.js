@@ -1,7 +1,8 @@
 // Installed in every document before its own scripts run
 // (Page.addScriptToEvaluateOnNewDocument).  Reports activity to the crawler
 // through the CDP binding __tcActivity: pending JS timers (tags injected late:
-// up to HORIZON ms; consent banners drawn late: up to LATE ms), DOM mutations (late consent banners) and window.dataLayer pushes.
+// up to HORIZON ms; consent banners drawn late: up to LATE ms; recurring timers
+// are left out), DOM mutations (late consent banners) and window.dataLayer pushes.
 // It also remembers closed shadow roots for the consent scanner.
 (() => {
   // ChromeDriver's own document-start script caches built-ins on the window
@@ -29,10 +30,17 @@
     send({ w: win, timers: pending.size - late, late });
   };
   const st = window.setTimeout, ct = window.clearTimeout;
+  // A timer set again from a call site whose timer already fired is recurring
+  // (polling, heartbeats, batch flushes): not pending work, not reported.
+  const fired = new Set();
+  const site = () => { const s = new Error().stack || ""; return s.split("\n").slice(3, 5).join("|"); };
   window.setTimeout = function (fn, ms, ...rest) {
     const delay = Number(ms) || 0;
     if (typeof fn !== "function" || delay < 20 || delay > LATE) return st.call(this, fn, ms, ...rest);
+    const where = delay + "@" + site();
+    if (fired.has(where)) return st.call(this, fn, ms, ...rest);
     const id = st.call(this, function () {
+      fired.add(where);
       pending.delete(id); report();
       return fn.apply(this, arguments);
     }, ms, ...rest);

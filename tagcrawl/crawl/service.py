@@ -21,6 +21,7 @@ from ..browser.capture import NetworkCapture
 from ..browser.consent import handle_consent
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
+from ..browser.flush import flush_page
 from ..browser.pool import PoolExhausted, get_pool
 from ..browser.session import CrawlSession
 from ..browser.stealth import browser_identity
@@ -28,6 +29,7 @@ from ..netguard import url_refusal
 from ..vendors import match_requests, pixels_from_hits
 from .rules import evaluate_rules
 from .screenshots import save_screenshot
+from .timing import PhaseTimings
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,7 @@ class CrawlOutcome:
 
     response: dict
     hits: list = field(default_factory=list)
+    timings: PhaseTimings = field(default_factory=PhaseTimings)
 
 
 def _base_response(request: dict, session_id: str) -> dict:
@@ -71,8 +74,9 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     hits: list = []
     cookies: list = []
     datalayer: list = []
+    timings = PhaseTimings()
     try:
-        hits, cookies, datalayer = _crawl(config, request, options, response, deadline)
+        hits, cookies, datalayer = _crawl(config, request, options, response, deadline, timings)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -81,24 +85,25 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     if response["error"] and not response["message"]:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
-    return CrawlOutcome(response=response, hits=hits)
+    log.info("crawl %s %s: %d ms (%s)", session_id, request["url"], response["timeTaken"], timings.summary())
+    return CrawlOutcome(response=response, hits=hits, timings=timings)
 
 
-def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float):
+def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float, timings: PhaseTimings):
     refusal = url_refusal(request["url"], config.get("ALLOW_PRIVATE_TARGETS", False))
     if refusal:
         raise CrawlFailed(f"refused to crawl: {refusal}")
     pool = get_pool(config)
     try:
         with pool.browser(timeout_s=max(0.1, deadline - time.monotonic())) as handle:
-            return _crawl_in(handle, config, request, options, response, deadline)
+            return _crawl_in(handle, config, request, options, response, deadline, timings)
     except PoolExhausted as exc:
         raise CrawlFailed(f"all browsers are busy: {exc}") from exc
     except BrowserUnavailable as exc:
         raise CrawlFailed(f"browser unavailable: {exc}") from exc
 
 
-def _crawl_in(handle, config, request, options, response, deadline):
+def _crawl_in(handle, config, request, options, response, deadline, timings):
     allow_private = config.get("ALLOW_PRIVATE_TARGETS", False)
     guard = None if allow_private else (lambda url: url_refusal(url, False))
     if "identity" not in handle.extra:
@@ -121,8 +126,13 @@ def _crawl_in(handle, config, request, options, response, deadline):
     watchdog.start()
     proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
-        with CrawlSession(handle, capture, proxy_server=proxy) as session:
-            result = _steps(session, config, request, options, response, deadline)
+        with timings.phase("browser"):
+            session = CrawlSession(handle, capture, proxy_server=proxy).__enter__()
+        try:
+            result = _steps(session, config, request, options, response, deadline, timings)
+        finally:
+            with timings.phase("browser"):
+                session.close()
         if capture.dialog_storm:
             raise CrawlFailed(DIALOGS_MESSAGE)
         return result
@@ -182,35 +192,45 @@ def _blocked_redirect_message(capture) -> str | None:
     return None
 
 
-def _steps(session, config, request, options, response, deadline):
+def _steps(session, config, request, options, response, deadline, timings):
     capture, quiet, cap = session.capture, config.get("QUIET_MS", 500), config.get("QUIET_CAP_MS", 8000)
-    error = _navigate(session, request["url"], config, deadline)
+    with timings.phase("navigate"):
+        error = _navigate(session, request["url"], config, deadline)
     if error:
         raise CrawlFailed(error)
-    capture.wait_quiet(quiet, cap, deadline)
+    with timings.phase("quiet"):
+        capture.wait_quiet(quiet, cap, deadline)
     response["cookiesBefore"] = len(session.cookies())
     shots = bool(options.get("screenShots"))
-    before = save_screenshot(config, session.driver.get_screenshot_as_png()) if shots else None
-    try:
-        probe = session.driver.execute_script(blocking.PROBE_JS)
-    except WebDriverException:
-        probe = None
+    with timings.phase("screenshot"):
+        before = save_screenshot(config, session.driver.get_screenshot_as_png()) if shots else None
+    with timings.phase("probe"):
+        try:
+            probe = session.driver.execute_script(blocking.PROBE_JS)
+        except WebDriverException:
+            probe = None
     kind, reason = blocking.classify(capture.main_status, probe)
     if kind:
         response["button"]["error_message"] = kind
         response["error"] = {"error": True, "message": reason}
     else:
-        consent = handle_consent(session, config, click=options.get("byPassConsent", True) is not False,
-                                 deadline=deadline)
+        with timings.phase("consent"):
+            consent = handle_consent(session, config, click=options.get("byPassConsent", True) is not False,
+                                     deadline=deadline)
         response["button"].update(button_text=consent.button_text, consent_banner=consent.banner)
         if consent.clicked and not consent.verified:
             response["message"] = "consent button clicked, but the banner stayed and no consent was stored"
-        capture.wait_quiet(quiet, cap, deadline)
+        with timings.phase("quiet_after"):
+            capture.wait_quiet(quiet, cap, deadline)
     if shots:
-        after = save_screenshot(config, session.driver.get_screenshot_as_png())
+        with timings.phase("screenshot"):
+            after = save_screenshot(config, session.driver.get_screenshot_as_png())
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
-    cookies = session.cookies()
-    response["cookiesAfter"] = len(cookies)
-    hits = match_requests(capture.snapshot())
-    response["marketingPixels"] = pixels_from_hits(hits)
+    with timings.phase("flush"):
+        flush_page(capture, config.get("FLUSH_QUIET_MS", 300), config.get("FLUSH_CAP_MS", 2000), deadline)
+    with timings.phase("collect"):
+        cookies = session.cookies()
+        response["cookiesAfter"] = len(cookies)
+        hits = match_requests(capture.snapshot())
+        response["marketingPixels"] = pixels_from_hits(hits)
     return hits, cookies, list(capture.datalayer)

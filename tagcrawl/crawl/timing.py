@@ -1,0 +1,39 @@
+"""Per-phase timings of one crawl: logged with the crawl and sent to the
+caller in a ``Server-Timing`` response header (W3C Server Timing)."""
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, field
+
+#: Phases in crawl order (``Server-Timing`` metric names).
+PHASES = ("browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush", "collect")
+
+
+@dataclass
+class PhaseTimings:
+    """Milliseconds spent in each phase of one crawl.
+
+    Attributes:
+        phases: phase name -> wall-clock ms (a phase entered twice adds up).
+    """
+
+    phases: dict[str, float] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def phase(self, name: str):
+        """Time the ``with`` block as phase ``name`` (recorded even when it raises)."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.phases[name] = self.phases.get(name, 0.0) + (time.monotonic() - started) * 1000
+
+    def server_timing(self) -> str:
+        """``Server-Timing`` header value, e.g. ``navigate;dur=412, quiet;dur=503``
+        (durations in ms, RFC/W3C Server Timing syntax)."""
+        return ", ".join(f"{name};dur={ms:.0f}" for name, ms in self.phases.items())
+
+    def summary(self) -> str:
+        """One log-line fragment: ``navigate=412ms quiet=503ms ...``."""
+        return " ".join(f"{name}={ms:.0f}ms" for name, ms in self.phases.items())
