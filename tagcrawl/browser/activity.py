@@ -29,7 +29,9 @@ from urllib.parse import urlsplit
 #: Resource types whose completion can start more requests (a tag library).
 BLOCKING_TYPES = {"Document", "Script"}
 SCRIPT_STALE_MS = 5000
-#: XHR/fetch answers may load a tag (a tag manager's config): waited for up to STALE_MS.
+#: GET XHR/fetch answers may load a tag (a tag manager's config): waited for up to
+#: STALE_MS.  POSTs send data (beacons, batches; keepalive fetches may never report
+#: their end to DevTools): their start is what counts.
 ANSWER_TYPES = {"XHR", "Fetch"}
 STALE_MS = 1500
 #: Request types that are never tags (streams, media).
@@ -45,7 +47,7 @@ class Activity:
         # requestId -> (started, resource type, session).  Keyed by requestId
         # alone: a cross-site frame's navigation starts in the parent's session
         # and finishes in the out-of-process iframe's session.
-        self._inflight: dict[str, tuple[float, str, str | None]] = {}
+        self._inflight: dict[str, tuple[float, str, str | None]] = {}  # POST XHR/fetch: type "Beacon"
         self._timers: dict[tuple, int] = {}
         self._late_timers: dict[tuple, int] = {}
         self._endpoints: dict[tuple, int] = {}
@@ -63,13 +65,15 @@ class Activity:
                 self._last_activity = self._last_change
             self._cond.notify_all()
 
-    def _note_request(self, request_id: str, url: str, resource_type: str, session: str | None) -> None:
+    def _note_request(self, request_id: str, url: str, resource_type: str, session: str | None,
+                      method: str = "GET") -> None:
         """A request started (caller holds the lock)."""
         now = time.monotonic()
         self._last_change = now
         if resource_type in NOT_TAGS:
             return
-        self._inflight[request_id] = (now, resource_type, session)
+        waited_type = "Beacon" if resource_type in ANSWER_TYPES and method != "GET" else resource_type
+        self._inflight[request_id] = (now, waited_type, session)
         parts = urlsplit(url)
         key = (parts.hostname, parts.path)
         self._endpoints[key] = self._endpoints.get(key, 0) + 1

@@ -143,7 +143,7 @@ class NetworkCapture(Activity):
                       timestamp=(params.get("wallTime") or time.time()) * 1000.0,
                       headers=dict(request.get("headers") or {}))
         with self._cond:
-            self._note_request(key[1], url, resource_type, session)
+            self._note_request(key[1], url, resource_type, session, record["method"])
             if resource_type == "Document" and params.get("frameId") == self.page_target:
                 self._main_request, self.main_status, self.main_error = key, None, None
             if body is None and request.get("hasPostData"):

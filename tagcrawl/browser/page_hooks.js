@@ -33,7 +33,7 @@
   // A timer set again from a call site whose timer already fired is recurring
   // (polling, heartbeats, batch flushes): not pending work, not reported.
   const fired = new Set();
-  const site = () => { const s = new Error().stack || ""; return s.split("\n").slice(3, 5).join("|"); };
+  const site = () => { const s = new Error().stack || ""; return s.split("\n")[3] || ""; };
   window.setTimeout = function (fn, ms, ...rest) {
     const delay = Number(ms) || 0;
     if (typeof fn !== "function" || delay < 20 || delay > LATE) return st.call(this, fn, ms, ...rest);
