@@ -158,6 +158,20 @@ class Activity:
                 self._cond.wait(timeout=max(0.005, wake - now))
         return False
 
+    def wait_new_request(self, since: float, timeout_ms: int, deadline: float | None = None) -> bool:
+        """Block until a request counted as new starts after ``since``
+        (monotonic s), or ``timeout_ms``/``deadline``.  True when one started."""
+        end = time.monotonic() + timeout_ms / 1000.0
+        if deadline is not None:
+            end = min(end, deadline)
+        with self._cond:
+            while not self.aborted and self.last_new_request <= since:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(timeout=remaining)
+            return not self.aborted
+
     def wait_dom_change(self, since: float, timeout_s: float) -> bool:
         """Block until a DOM mutation, request or timer change after ``since``
         (monotonic), or ``timeout_s``.  Returns True when something changed."""

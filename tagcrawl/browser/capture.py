@@ -118,6 +118,26 @@ class NetworkCapture(Activity):
         send("Runtime.runIfWaitingForDebugger")
         self._touch()
 
+    def adopt(self, spare: "NetworkCapture", cdp) -> None:
+        """Take over a spare context's capture (``spare.py``): its DevTools
+        connection, targets and frame contexts; then apply this crawl's page
+        setup (user agent, Client Hints, locale, timezone) and request guard to
+        the targets already attached.  The spare has loaded nothing."""
+        self.cdp = cdp
+        cdp.on_event = self.on_event
+        with spare._cond, self._cond:
+            self.context_id = spare.context_id
+            self.sessions.update(spare.sessions)
+            self.page_session, self.page_target = spare.page_session, spare.page_target
+            self.frame_contexts |= spare.frame_contexts
+        for session, info in list(self.sessions.items()):
+            setup = self.page_setup if info["type"] in PAGE_TYPES else worker_setup_commands(self.page_setup)
+            for method, method_params in setup:
+                cdp.send(method, method_params, session)
+            if self.request_guard is not None:
+                cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}, session)
+        self._touch()
+
     def _detached(self, params: dict, _session: str | None) -> None:
         gone = params.get("sessionId")
         self.sessions.pop(gone, None)

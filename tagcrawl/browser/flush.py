@@ -45,16 +45,21 @@ class FlushResult:
     quiet: bool = True
 
 
-def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float | None = None) -> FlushResult:
+def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float | None = None,
+               start_ms: int = 50) -> FlushResult:
     """Fire ``visibilitychange`` (hidden) and ``pagehide`` in every frame of the
-    crawl's page, then wait until no new request for ``quiet_ms`` after them
-    (capped at ``cap_ms``).
+    crawl's page, then wait for what they send: when no new request starts
+    within ``start_ms`` the window ends there (nothing was queued); otherwise
+    it ends ``quiet_ms`` after the last new request (capped at ``cap_ms``).
+    ``sendBeacon`` and keepalive fetches start inside the event handlers, so
+    they show up within a few ms.
 
     Args:
         capture: the crawl's ``NetworkCapture`` (its CDP connection and frame contexts).
-        quiet_ms: ms without a new request that end the window.
+        quiet_ms: ms without a new request that end the window once requests came.
         cap_ms: longest window, ms.
         deadline: monotonic seconds; the window never goes past it.
+        start_ms: ms to wait for the first request the events cause.
     Returns:
         FlushResult.  Never raises: a frame that is gone is skipped.
     """
@@ -71,7 +76,8 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
     result.frames = sum(1 for f in done if f.exception() is None and "exceptionDetails" not in
                         f.result().get("result", {}))
     fired = time.monotonic()
-    result.quiet = capture.wait_quiet(quiet_ms, cap_ms, deadline, since=fired)
+    if capture.wait_new_request(fired, min(start_ms, cap_ms), deadline):
+        result.quiet = capture.wait_quiet(quiet_ms, cap_ms, deadline, since=fired)
     result.requests = capture.request_count() - before
     log.debug("flush: fired in %d frames, %d requests after", result.frames, result.requests)
     return result

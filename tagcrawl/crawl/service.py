@@ -74,7 +74,7 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     hits: list = []
     cookies: list = []
     datalayer: list = []
-    timings = PhaseTimings()
+    timings = PhaseTimings(created=started)
     try:
         hits, cookies, datalayer = _crawl(config, request, options, response, deadline, timings)
         response["success"] = response["error"] is None
@@ -127,7 +127,8 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
     proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
         with timings.phase("browser"):
-            session = CrawlSession(handle, capture, proxy_server=proxy).__enter__()
+            session = CrawlSession(handle, capture, proxy_server=proxy, spare_capture={
+                "timer_horizon_ms": config.get("TIMER_HORIZON_MS", 4000)}).__enter__()
         try:
             result = _steps(session, config, request, options, response, deadline, timings)
         finally:
@@ -227,7 +228,8 @@ def _steps(session, config, request, options, response, deadline, timings):
             after = save_screenshot(config, session.driver.get_screenshot_as_png())
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
     with timings.phase("flush"):
-        flush_page(capture, config.get("FLUSH_QUIET_MS", 300), config.get("FLUSH_CAP_MS", 2000), deadline)
+        flush_page(capture, config.get("FLUSH_QUIET_MS", 300), config.get("FLUSH_CAP_MS", 2000), deadline,
+                   config.get("FLUSH_START_MS", 50))
     with timings.phase("collect"):
         cookies = session.cookies()
         response["cookiesAfter"] = len(cookies)

@@ -16,14 +16,19 @@ class PhaseTimings:
 
     Attributes:
         phases: phase name -> wall-clock ms (a phase entered twice adds up).
+        starts: phase name -> ms from ``created`` to the phase's first start.
+        created: monotonic seconds when the crawl started.
     """
 
     phases: dict[str, float] = field(default_factory=dict)
+    starts: dict[str, float] = field(default_factory=dict)
+    created: float = field(default_factory=time.monotonic)
 
     @contextlib.contextmanager
     def phase(self, name: str):
         """Time the ``with`` block as phase ``name`` (recorded even when it raises)."""
         started = time.monotonic()
+        self.starts.setdefault(name, (started - self.created) * 1000)
         try:
             yield
         finally:
