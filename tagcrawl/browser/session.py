@@ -27,7 +27,8 @@ class CrawlSession:
         handle: a pooled browser.
         capture: a ``NetworkCapture`` configured for this crawl.
         proxy_server: ``scheme://host:port`` for this context only, or None.
-        spare_capture: when given, ``NetworkCapture`` settings of a spare context
+        spare: when given, ``{"capture": NetworkCapture keyword arguments,
+            "proxy_server": the next crawl's likely proxy}`` of a spare context
             prepared in the background after this crawl (``spare.py``).
     Attributes:
         driver: the WebDriver, switched to this context's page.
@@ -36,24 +37,24 @@ class CrawlSession:
     """
 
     def __init__(self, handle: BrowserHandle, capture: NetworkCapture, proxy_server: str | None = None,
-                 spare_capture: dict | None = None):
+                 spare: dict | None = None):
         self.handle = handle
         self.driver = handle.driver
         self.capture = capture
         self.proxy_server = proxy_server
-        self.spare_capture = spare_capture
+        self.spare = spare
         self.cdp: CDPConnection | None = None
         self.context_id: str | None = None
         self.target_id: str | None = None
         self._anchor: str | None = None
 
     def __enter__(self) -> "CrawlSession":
-        spare = take_spare(self.handle, self.proxy_server)
+        ready = take_spare(self.handle, self.proxy_server)
         self._anchor = self.handle.extra.get("anchor") or self.driver.current_window_handle
         self.handle.extra["anchor"] = self._anchor  # the driver's own window, outlives every context
-        if spare is not None:
-            self.capture.adopt(spare.capture, spare.cdp)
-            self.cdp, self.context_id, self.target_id = spare.cdp, spare.context_id, spare.target_id
+        if ready is not None:
+            self.capture.adopt(ready.capture, ready.cdp)
+            self.cdp, self.context_id, self.target_id = ready.cdp, ready.context_id, ready.target_id
         else:
             self.cdp, self.context_id, self.target_id = open_context(self.handle, self.capture, self.proxy_server)
         return self
@@ -63,16 +64,16 @@ class CrawlSession:
 
     def close(self) -> None:
         """Dispose the context (cookies, storage, cache, workers go with it).
-        With ``spare_capture`` (the spare's ``NetworkCapture`` settings), this
-        and opening the next crawl's context happen in the background
+        With ``spare``, this and opening the next crawl's context happen in the background
         (``spare.py``).  Errors are logged, not raised: the pool checks the
         browser's health."""
         if self.cdp is None:
             return
         cdp, self.cdp = self.cdp, None
         self.capture.close()
-        if self.spare_capture is not None and not self.handle.broken:
-            recycle_in_background(self.handle, cdp, self.context_id, self.target_id, self.spare_capture, self._anchor)
+        if self.spare is not None and not self.handle.broken:
+            recycle_in_background(self.handle, cdp, self.context_id, self.target_id, self.spare["capture"],
+                                  self.spare.get("proxy_server"), self._anchor)
             return
         close_context(self.handle, cdp, self.context_id, self.target_id)
         try:

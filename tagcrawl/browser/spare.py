@@ -76,12 +76,14 @@ def close_context(handle, cdp: CDPConnection, context_id: str | None, target_id:
         cdp.close()
 
 
-def recycle_in_background(handle, cdp, context_id, target_id, capture_settings: dict, anchor: str | None) -> None:
+def recycle_in_background(handle, cdp, context_id, target_id, capture_settings: dict, proxy_server: str | None,
+                          anchor: str | None) -> None:
     """Close the used context and prepare a spare, in a daemon thread.
 
     Args:
         capture_settings: keyword arguments of the spare's ``NetworkCapture``
             (timer horizons: they are baked into its page hooks).
+        proxy_server: the spare context's proxy (the likely next crawl's).
         anchor: the driver's own window, switched back to when no spare can be made.
     """
     def work():
@@ -90,7 +92,7 @@ def recycle_in_background(handle, cdp, context_id, target_id, capture_settings: 
             return
         capture = NetworkCapture(**capture_settings)
         try:
-            spare_cdp, spare_context, spare_target = open_context(handle, capture, None)
+            spare_cdp, spare_context, spare_target = open_context(handle, capture, proxy_server)
         except Exception as exc:  # browser gone or busy: the next crawl opens its own
             log.info("no spare browser context: %s", exc)
             try:
@@ -99,7 +101,7 @@ def recycle_in_background(handle, cdp, context_id, target_id, capture_settings: 
             except Exception:
                 handle.broken = True
             return
-        handle.extra[KEY] = Spare(spare_cdp, capture, spare_context, spare_target, None)
+        handle.extra[KEY] = Spare(spare_cdp, capture, spare_context, spare_target, proxy_server)
 
     thread = threading.Thread(target=work, name="spare-context", daemon=True)
     handle.extra["spare_thread"] = thread

@@ -127,8 +127,9 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
     proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
         with timings.phase("browser"):
-            session = CrawlSession(handle, capture, proxy_server=proxy, spare_capture={
-                "timer_horizon_ms": config.get("TIMER_HORIZON_MS", 4000)}).__enter__()
+            session = CrawlSession(handle, capture, proxy_server=proxy, spare={
+                "capture": {"timer_horizon_ms": config.get("TIMER_HORIZON_MS", 4000)},
+                "proxy_server": _usual_proxy(config)}).__enter__()
         try:
             result = _steps(session, config, request, options, response, deadline, timings)
         finally:
@@ -155,6 +156,11 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
         if expired.is_set() and response.get("error") is None:
             response["error"] = {"error": True,
                                  "message": f"crawl deadline of {config.get('CRAWL_TIMEOUT_S', 25):g} s exceeded"}
+
+
+def _usual_proxy(config: dict) -> str | None:
+    """The per-context proxy of a crawl without ``options.country`` (the spare context's)."""
+    return proxy_for(config.get("PROXY_URL"), True, None)
 
 
 def _navigate(session, url: str, config: dict, deadline: float) -> str | None:
