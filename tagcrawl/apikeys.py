@@ -26,8 +26,9 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def create_key(name: str, webhook_url: str | None = None) -> tuple[ApiKey, str, str]:
-    """Create and commit an API key named ``name``.
+def create_key(name: str, webhook_url: str | None = None, all_customers: bool = False) -> tuple[ApiKey, str, str]:
+    """Create and commit an API key named ``name``; ``all_customers`` makes it
+    an admin key that reads every customer's events (``grants.py``).
 
     Returns ``(row, key, webhook_secret)``; the key and the secret are shown
     once and never stored in clear (the secret is needed in clear to sign).
@@ -38,7 +39,7 @@ def create_key(name: str, webhook_url: str | None = None) -> tuple[ApiKey, str, 
     key = f"tc_{secrets.token_urlsafe(9)}_{secrets.token_urlsafe(24)}"
     secret = "whsec_" + secrets.token_urlsafe(24)
     row = ApiKey(name=name, key_prefix=key[:PREFIX_LEN], key_hash=hash_key(key),
-                 webhook_url=webhook_url, webhook_secret=secret)
+                 webhook_url=webhook_url, webhook_secret=secret, all_customers=all_customers)
     db.session.add(row)
     db.session.commit()
     return row, key, secret

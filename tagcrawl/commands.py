@@ -19,12 +19,13 @@ keys = AppGroup("keys", help="API keys for the crawl API.")
 @keys.command("create")
 @click.argument("name")
 @click.option("--webhook-url", default=None, help="Where results of webhook crawls are POSTed.")
-def keys_create(name: str, webhook_url: str | None) -> None:
+@click.option("--admin", is_flag=True, help="Read every customer's events (default: none until granted).")
+def keys_create(name: str, webhook_url: str | None, admin: bool) -> None:
     """Create an API key; prints the webhook signing secret on a line
     ``secret: ...`` and the API key as the last line."""
     _check_webhook_url(webhook_url)
     try:
-        _row, key, secret = create_key(name, webhook_url)
+        _row, key, secret = create_key(name, webhook_url, all_customers=admin)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"created API key {name!r}; store it now, it is not shown again")
@@ -99,6 +100,44 @@ def keys_list() -> None:
     for row in db.session.scalars(db.select(ApiKey).order_by(ApiKey.id)):
         state = "revoked" if row.revoked_at else "active"
         click.echo(f"{row.name}\t{row.key_prefix}…\t{state}\t{row.webhook_url or '-'}")
+
+
+@keys.command("grant")
+@click.argument("name")
+@click.option("--customer", "customers", multiple=True, help="Customer whose events the key may read (repeatable).")
+@click.option("--all-customers", is_flag=True, help="Let the key read every customer's events (admin).")
+def keys_grant(name: str, customers: tuple[str, ...], all_customers: bool) -> None:
+    """Let API key NAME read the events of --customer C (or --all-customers)."""
+    from .grants import GrantError, grant, set_all_customers
+
+    if not customers and not all_customers:
+        raise click.UsageError("give --customer NAME or --all-customers")
+    try:
+        if all_customers:
+            set_all_customers(name, True)
+            click.echo(f"{name}: all customers")
+        for customer in customers:
+            click.echo(f"{name}: {customer}" + ("" if grant(name, customer) else " (already granted)"))
+    except GrantError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+@keys.command("ungrant")
+@click.argument("name")
+@click.option("--customer", "customers", multiple=True, help="Customer to withdraw (repeatable).")
+@click.option("--all-customers", is_flag=True, help="Withdraw the all-customers flag.")
+def keys_ungrant(name: str, customers: tuple[str, ...], all_customers: bool) -> None:
+    """Withdraw grants of API key NAME."""
+    from .grants import GrantError, set_all_customers, ungrant
+
+    try:
+        if all_customers:
+            set_all_customers(name, False)
+        for customer in customers:
+            ungrant(name, customer)
+    except GrantError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{name}: withdrawn")
 
 
 @keys.command("revoke")

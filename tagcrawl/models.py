@@ -39,6 +39,19 @@ class ApiKey(db.Model):
     webhook_secret = db.Column(db.String(128))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
     revoked_at = db.Column(db.DateTime(timezone=True))
+    # Tenancy (grants.py): a key reads the events of the customers it is granted
+    # (ApiKeyGrant rows), or of every customer when all_customers is set.
+    all_customers = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+
+
+class ApiKeyGrant(db.Model):
+    """API key ``api_key_id`` may read the events of customer ``customer_id``."""
+
+    __tablename__ = "api_key_grants"
+    api_key_id = db.Column(db.Integer, db.ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True)
+    customer_id = db.Column(db.Integer, db.ForeignKey("customers.id", ondelete="CASCADE"), primary_key=True,
+                            index=True)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
 
 class Crawl(db.Model):

@@ -49,7 +49,8 @@ _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.
 RESPONSES = {
     "BadRequest": ("Malformed request (the message names the problem).", "ErrorMessage", {}),
     "Unauthorized": ("Missing, unknown or revoked credential (API key or ingestion token).", "ErrorMessage", {}),
-    "Forbidden": ("The request's Origin (else Referer) is not whitelisted.", "ErrorMessage", {}),
+    "Forbidden": ("Not allowed: the Origin (else Referer) is not whitelisted, or the API key is not granted "
+                  "the customer.", "ErrorMessage", {}),
     "NotFound": ("No such resource.", "ErrorMessage", {}),
     "PayloadTooLarge": ("Request body over the size cap.", "ErrorMessage", {}),
     "UnsupportedMediaType": ("Content type other than application/json, text/plain or none.", "ErrorMessage", {}),
@@ -72,7 +73,7 @@ class Operation:
     responses: dict
     description: str = ""
     secured: bool = False
-    parameters: list = field(default_factory=list)
+    parameters: list | type = field(default_factory=list)  # or a query-args marshmallow schema
     request_body: dict | None = None
 
 
@@ -89,10 +90,21 @@ def _query(name: str, description: str, schema: dict | None = None) -> dict:
 _ORIGIN = {"name": "Origin", "in": "header", "required": False, "schema": {"type": "string"},
            "description": "Origin of the page that sent the event (a browser sets it)."}
 _NO_CONTENT = {"description": "Accepted: the event is stored (committed). No body."}
+_READY = {"type": "object", "required": ["status", "database", "browsers"], "properties": {
+    "status": {"type": "integer", "enum": [200, 503]},
+    "database": {"type": "string", "enum": ["ok", "unavailable"]},
+    "browsers": {"type": "object", "required": ["state", "size", "alive", "idle"], "properties": {
+        "state": {"type": "string", "enum": ["ok", "unavailable"]}, "size": {"type": "integer"},
+        "alive": {"type": "integer"}, "idle": {"type": "integer"}}}}}
 
 OPERATIONS = [
     Operation("get", "/", "crawl.health", "Health check", "meta",
               {200: _json("HealthCheckResponse", "Always `{\"status\": 200}`.")}),
+    Operation("get", "/health/ready", "health.ready", "Readiness (database and browsers)", "meta",
+              {200: _json(_READY, "Ready: the database answers and browsers can be started."),
+               503: {**_json(_READY, "Not ready: the database or the browsers are unavailable."),
+                     "headers": _RETRY_AFTER}},
+              description="For load balancers. `GET /` is the liveness check and touches neither."),
     Operation("post", "/api/v1", "crawl.crawl", "Crawl a page", "crawl",
               {200: _json("CrawlResponse", "The crawl report; `success` is false when the page could not be "
                                            "crawled or was blocked (see `error`)."),
@@ -108,9 +120,7 @@ OPERATIONS = [
                           "Newest first."),
                400: "BadRequest", 401: "Unauthorized"},
               secured=True,
-              parameters=[_query("since", "ISO 8601 date or date-time (naive = UTC)."),
-                          _query("limit", "At most this many (clamped to 1..500, default 100).",
-                                 {"type": "integer"})]),
+              parameters=schemas.CrawlListArgsSchema),
     Operation("get", "/api/v1/crawls/{session_id}", "crawl.crawl_result", "One crawl's result", "crawl",
               {200: _json("CrawlResponse", "The stored report, or `{sessionId, url, success: false, message: "
                                            "<queued|running>}` while it runs."),
@@ -124,25 +134,20 @@ OPERATIONS = [
               secured=True),
     Operation("get", "/api/v1/events", "stream_events.list_events", "Read stored events", "stream",
               {200: _json("EventPage", "One page, in (event_timestamp, id) order."),
-               400: "BadRequest", 401: "Unauthorized"},
+               400: "BadRequest", 401: "Unauthorized", 403: "Forbidden"},
               secured=True,
-              parameters=[_query("customer", "Customer name."), _query("domain", "Registrable domain or host."),
-                          _query("vendor", "Catalog key."), _query("event", "Event name."),
-                          _query("since", "Inclusive: ISO 8601, or a duration back from now (`24h`, `7d`)."),
-                          _query("until", "Exclusive: ISO 8601, or a duration back from now."),
-                          _query("limit", "Page size, 1..1000 (larger is capped).", {"type": "integer"}),
-                          _query("cursor", "`next_cursor` of the previous page.")]),
+              parameters=schemas.EventListArgsSchema),
     Operation("post", "/stream/api/v1", "stream.ingest", "Ingest one event from the browser tag", "stream",
               {204: _NO_CONTENT, 400: "BadRequest", 401: "Unauthorized", 403: "Forbidden",
                413: "PayloadTooLarge", 415: "UnsupportedMediaType", 429: "RateLimited", 503: "Unavailable"},
               description="Checks, in order: size (413), content type (415), JSON and schema (400), token (401), "
                           "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` "
                           "in the body is the credential: the Origin check stops other sites' pages, not "
-                          "other clients.",
+                          "other clients. A `text/plain` body (what `navigator.sendBeacon` sends) or one with "
+                          "no content type is read as this same JSON object.",
               parameters=[_ORIGIN],
               request_body={"required": True, "content": {
-                  "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}},
-                  "text/plain": {"schema": {"type": "string", "contentMediaType": "application/json"}}}}),
+                  "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}}}}),
     Operation("options", "/stream/api/v1", "stream.preflight", "CORS preflight of the ingestion endpoint", "stream",
               {204: {"description": "The origin is whitelisted by some customer: CORS headers, no body."},
                403: "Forbidden", 503: "Unavailable"},
@@ -172,8 +177,6 @@ def _field_attributes(plugin: MarshmallowPlugin):
     def attributes(self, field, ret, **kwargs) -> dict:
         if schemas.validate_uuid4 in field.validators:
             return {"pattern": UUID4_PATTERN}
-        if schemas.validate_country in field.validators:
-            return {"pattern": "^[A-Za-z]{2}$"}
         if isinstance(field, schemas.HttpUrl):
             return {"type": "string", "format": "uri", "maxLength": schemas.URL_MAX}
         if isinstance(field, schemas.JsonNumber):  # apispec writes x-minimum for a Range on a non-Number field
@@ -220,7 +223,9 @@ def build_spec(app: Flask) -> dict:
             operation["description"] = op.description
         if op.secured:
             operation["security"] = SECURITY
-        if op.parameters:
+        if isinstance(op.parameters, type):  # a marshmallow schema of query arguments
+            operation["parameters"] = plugin.converter.schema2parameters(op.parameters, location="query")
+        elif op.parameters:
             operation["parameters"] = op.parameters
         if op.request_body:
             operation["requestBody"] = op.request_body

@@ -71,8 +71,19 @@ def load_settings(environ: dict | None = None) -> dict:
         "DRIVER_MAX_CRAWLS": _int(env.get("TAGCRAWL_DRIVER_MAX_CRAWLS"), 50),
         "ALLOW_PRIVATE_TARGETS": _bool(env.get("TAGCRAWL_ALLOW_PRIVATE_TARGETS"), False),
         "PROXY_URL": env.get("TAGCRAWL_PROXY_URL") or None,
+        # Egress proxy (tagcrawl/egress, docs/security.md): unset -> tagcrawl runs its own in each
+        # worker, on EGRESS_LISTEN, given to Chrome as EGRESS_HOST; a URL -> a shared one; "off" -> none.
+        "EGRESS_PROXY_URL": env.get("TAGCRAWL_EGRESS_PROXY_URL") or None,
+        "EGRESS_LISTEN": env.get("TAGCRAWL_EGRESS_LISTEN") or "127.0.0.1",
+        "EGRESS_HOST": env.get("TAGCRAWL_EGRESS_HOST") or None,
         "SCREENSHOT_DIR": env.get("TAGCRAWL_SCREENSHOT_DIR") or None,
         "SCREENSHOT_URL": env.get("TAGCRAWL_SCREENSHOT_URL") or None,
+        # A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,
+        # PostgreSQL statement_timeout (the client gives a silent server 2 s more, then drops
+        # the connection), SQLAlchemy pool_timeout.  0 turns one off.
+        "DB_CONNECT_TIMEOUT_S": _int(env.get("TAGCRAWL_DB_CONNECT_TIMEOUT_S"), 3),
+        "DB_STATEMENT_TIMEOUT_MS": _int(env.get("TAGCRAWL_DB_STATEMENT_TIMEOUT_MS"), 5000),
+        "DB_POOL_TIMEOUT_S": _float(env.get("TAGCRAWL_DB_POOL_TIMEOUT_S"), 5.0),
         "STREAM_MAX_BYTES": _int(env.get("TAGCRAWL_STREAM_MAX_BYTES"), 64 * 1024),
         "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
         "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),

@@ -21,6 +21,15 @@ API = "/api/v1/events"
 
 
 @pytest.fixture
+def api_key(app):
+    """An all-customers (admin) key: these tests read every customer (tenancy: test_tenancy.py)."""
+    from tagcrawl.apikeys import create_key
+
+    with app.app_context():
+        return create_key("events-admin", all_customers=True)[1]
+
+
+@pytest.fixture
 def events(app, stream_app):
     """10 events: acme (shop.example.com) 7, globex (globex.example.net) 3, one minute apart from FIXED_NOW."""
     with app.app_context():

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
 
 from flask import Blueprint, current_app, g, jsonify, request, send_from_directory
 from marshmallow import ValidationError
@@ -14,6 +13,7 @@ from ..models import Crawl
 from ..errors import ApiError, validation_error_response
 from ..netguard import url_refusal
 from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, strict_json_loads, unicode_problem
+from ..schemas.queries import CrawlListArgsSchema, first_error, parse_rfc3339
 from ..vendors import catalog_listing
 from .jobs import enqueue_crawl, status_response
 from .records import store_crawl
@@ -114,18 +114,14 @@ def crawl_result(session_id: str):
 def crawl_list():
     """This key's crawls since ``since`` (ISO 8601), newest first, at most
     ``limit`` (default 100, max 500): ``[{sessionId, url, status, success, createdAt}]``."""
-    query = db.select(Crawl).filter_by(api_key_id=g.api_key.id).order_by(Crawl.id.desc())
-    since = request.args.get("since")
-    if since:
-        try:
-            moment = datetime.fromisoformat(since.replace("Z", "+00:00"))
-        except ValueError:
-            raise ApiError(400, "since must be an ISO 8601 date-time, e.g. 2026-11-22T00:00:00Z.") from None
-        query = query.where(Crawl.created_at >= (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)))
     try:
-        limit = min(500, max(1, int(request.args.get("limit", 100))))
-    except ValueError:
-        raise ApiError(400, "limit must be an integer.") from None
+        args = CrawlListArgsSchema().load(request.args)
+    except ValidationError as err:
+        raise ApiError(400, first_error(err) + ".") from None
+    query = db.select(Crawl).filter_by(api_key_id=g.api_key.id).order_by(Crawl.id.desc())
+    if args.get("since"):
+        query = query.where(Crawl.created_at >= parse_rfc3339(args["since"]))
+    limit = min(500, max(1, args["limit"]))
     rows = db.session.scalars(query.limit(limit))
     return jsonify([{"sessionId": c.session_id, "url": c.url, "status": c.status, "success": c.success,
                      "createdAt": c.created_at.isoformat()} for c in rows])

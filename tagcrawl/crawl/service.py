@@ -22,6 +22,7 @@ from ..browser.consent import handle_consent
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
 from ..browser.flush import flush_page
+from ..egress.chrome import context_proxy
 from ..browser.pool import PoolExhausted, get_pool
 from ..browser.session import CrawlSession
 from ..browser.stealth import browser_identity
@@ -121,10 +122,14 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
         handle.broken = True
         kill_browser(handle, graceful=False)
 
+    try:  # the crawl's route through the egress proxy (tagcrawl/egress)
+        proxy = context_proxy(config, proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False,
+                                                options.get("country")))
+    except (ValueError, OSError) as exc:
+        raise CrawlFailed(f"egress proxy unavailable: {exc}") from exc
     watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), on_deadline)
     watchdog.daemon = True
     watchdog.start()
-    proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
         with timings.phase("browser"):
             session = CrawlSession(handle, capture, proxy_server=proxy, spare={
@@ -160,7 +165,10 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
 
 def _usual_proxy(config: dict) -> str | None:
     """The per-context proxy of a crawl without ``options.country`` (the spare context's)."""
-    return proxy_for(config.get("PROXY_URL"), True, None)
+    try:
+        return context_proxy(config, proxy_for(config.get("PROXY_URL"), True, None))
+    except (ValueError, OSError):
+        return None
 
 
 def _navigate(session, url: str, config: dict, deadline: float) -> str | None:

@@ -97,6 +97,9 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        from tagcrawl.dbtimeouts import unbounded
+
+        unbounded(connection)  # a long CREATE INDEX is legitimate here
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

@@ -10,3 +10,4 @@ from .common import MESSAGE_TYPES, _coded  # noqa: F401
 from .crawl import *  # noqa: F401,F403
 from .responses import *  # noqa: F401,F403
 from .stream import *  # noqa: F401,F403
+from .queries import *  # noqa: F401,F403

@@ -31,6 +31,7 @@ COUNTRY_MSG = _coded("Must be an ISO 3166-1 alpha-2 country code, e.g. 'DE'.", "
 EMPTY_MSG = _coded("Must not be empty.", "string_too_short")
 TOO_LONG_MSG = _coded("Too long.", "too_long")
 DEPTH_MSG = _coded("Nested too deeply.", "too_deep")
+PATH_DEPTH_MSG = _coded("A dataLayer path has too many segments.", "too_deep")
 OBJECT_ITEMS_MSG = _coded("Every item must be an object.", "dict_type")
 CONDITION_MSG = _coded(f"Must be one of: {', '.join(CONDITIONS)}.", "enum")
 RULE_TYPE_MSG = _coded(f"Must be one of: {', '.join(RULE_TYPES)}.", "enum")
@@ -44,10 +45,28 @@ def validate_uuid4(value: uuid.UUID) -> None:
         raise ValidationError(UUID4_MSG)
 
 
+#: Every ISO 3166-1 alpha-2 code, upper case then lower case: the accepted
+#: values of ``options.country`` (the OpenAPI ``enum``).
+COUNTRY_CODES = sorted(c.alpha_2 for c in pycountry.countries)
+COUNTRY_CODES += [code.lower() for code in COUNTRY_CODES]
+_COUNTRY_SET = frozenset(COUNTRY_CODES)
+
+
 def validate_country(value: str) -> None:
-    """ISO 3166-1 alpha-2, case-insensitive (``de`` is accepted as ``DE``)."""
-    if len(value) != 2 or pycountry.countries.get(alpha_2=value.upper()) is None:
+    """ISO 3166-1 alpha-2 in upper or lower case (``de`` is taken as ``DE``);
+    exactly ``COUNTRY_CODES`` (``WR`` is two letters but no country)."""
+    if value not in _COUNTRY_SET:
         raise ValidationError(COUNTRY_MSG)
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean only: ``0``, ``1``, ``"true"`` are refused (marshmallow's
+    Boolean takes them, the document says ``type: boolean``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
 
 
 def _length(maximum: int, minimum: int | None = None):

@@ -1,11 +1,11 @@
 """Crawl side, spec 2.1-2.4: the CrawlRequest and CrawlResponse schemas."""
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from .common import (ARRAY_MAX, CONDITION_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG, HttpUrl, validate_country,
-                     validate_uuid4)
-from ..crawl.rules import CONDITIONS, RULE_TYPES
+from .common import (CONDITION_MSG, COUNTRY_CODES, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
+                     HttpUrl, StrictBoolean, validate_country, validate_uuid4)
+from ..crawl.rules import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
 
 class OptionsSchema(Schema):
     """Spec 2.2 Options.  Every field optional and nullable."""
@@ -13,11 +13,12 @@ class OptionsSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    screenShots = fields.Boolean(allow_none=True, load_default=False)
-    byPassConsent = fields.Boolean(allow_none=True, load_default=True)
-    country = fields.String(allow_none=True, load_default=None, validate=validate_country)
-    proxy = fields.Boolean(allow_none=True, load_default=True)
-    webhook = fields.Boolean(allow_none=True, load_default=False)
+    screenShots = StrictBoolean(allow_none=True, load_default=False)
+    byPassConsent = StrictBoolean(allow_none=True, load_default=True)
+    country = fields.String(allow_none=True, load_default=None, validate=validate_country,
+                            metadata={"enum": COUNTRY_CODES + [None]})
+    proxy = StrictBoolean(allow_none=True, load_default=True)
+    webhook = StrictBoolean(allow_none=True, load_default=False)
 
 
 class ValidationRuleSchema(Schema):
@@ -28,12 +29,19 @@ class ValidationRuleSchema(Schema):
 
     rule_id = fields.UUID(required=True, validate=validate_uuid4)
     vendor = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
-    key = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
-    value = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
+    # key and value are patterns (or a dataLayer path): PATTERN_MAX characters.
+    key = fields.String(required=True, validate=validate.Length(max=PATTERN_MAX, error=TOO_LONG_MSG))
+    value = fields.String(required=True, validate=validate.Length(max=PATTERN_MAX, error=TOO_LONG_MSG))
     condition = fields.String(allow_none=True, load_default="OR",
                               validate=validate.OneOf(CONDITIONS, error=CONDITION_MSG))
     rule_type = fields.String(allow_none=True, load_default="Pixel",
                               validate=validate.OneOf(RULE_TYPES, error=RULE_TYPE_MSG))
+
+    @validates_schema
+    def _path_depth(self, data, **_kwargs):
+        """A DataLayer ``key`` has at most PATH_SEGMENTS_MAX dotted segments."""
+        if data.get("rule_type") == "DataLayer" and str(data.get("key", "")).count(".") >= PATH_SEGMENTS_MAX:
+            raise ValidationError(PATH_DEPTH_MSG, field_name="key")
 
 
 class CrawlRequestSchema(Schema):
@@ -48,7 +56,7 @@ class CrawlRequestSchema(Schema):
     options = fields.Nested(OptionsSchema, allow_none=True, load_default=None)
     validationRules = fields.List(fields.Nested(ValidationRuleSchema), allow_none=True,
                                   load_default=None,
-                                  validate=validate.Length(max=ARRAY_MAX, error=TOO_LONG_MSG))
+                                  validate=validate.Length(max=RULES_MAX, error=TOO_LONG_MSG))
 
 
 class ButtonAttributesSchema(Schema):

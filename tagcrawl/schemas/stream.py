@@ -131,6 +131,9 @@ class StreamString(_DirectValidation, fields.String):
 
     def __init__(self, maximum: int, minimum: int = 0, **kwargs):
         self.cap = Capped(maximum, minimum)
+        # The document states the bounds (``Capped`` is not a validator apispec knows).
+        kwargs["metadata"] = {"maxLength": maximum, **({"minLength": minimum} if minimum else {}),
+                              **kwargs.get("metadata", {})}
         super().__init__(validate=self.cap, **kwargs)
 
     def quick(self, value):
@@ -151,8 +154,19 @@ class StreamUUID(_DirectValidation, fields.UUID):
             return SLOW
 
 
+def _integral(value):
+    """``value`` as an int when it is a JSON integer: an int, or a float with no
+    fraction (JSON Schema counts ``255.0`` as an integer); else ``value``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class StreamInteger(_DirectValidation, fields.Integer):
-    """An integer field of the stream schema."""
+    """An integer field of the stream schema (``255.0`` is the integer 255)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(_integral(value), attr, data, **kwargs)
 
 
 class StreamUrl(_DirectValidation, HttpUrl):
@@ -170,9 +184,10 @@ class JsonNumber(_DirectValidation, fields.Field):
 
 
 class StringOrInteger(_DirectValidation, fields.Field):
-    """A JSON string or integer (not a boolean), loaded as its text."""
+    """A JSON string or integer (not a boolean; ``7.0`` is the integer 7), loaded as its text."""
 
     def _deserialize(self, value, attr, data, **kwargs):
+        value = _integral(value)
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise ValidationError(STRING_OR_INT_MSG)
         return str(value)

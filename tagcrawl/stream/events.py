@@ -40,7 +40,9 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks
 class EventFilter:
     """Which events to read.  ``since`` is inclusive, ``until`` exclusive
     (aware datetimes, compared with ``event_timestamp``); ``domain`` matches
-    the registrable domain or the host; the others are exact."""
+    the registrable domain or the host; the others are exact.  ``readable``:
+    None (no tenancy limit: admin keys, the CLI) or a SELECT of the customer
+    ids the caller may read (``grants.readable_customers``)."""
 
     customer: str | None = None
     domain: str | None = None
@@ -48,6 +50,7 @@ class EventFilter:
     event: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    readable: object | None = None
 
 
 def parse_time(text: str, now: datetime | None = None) -> datetime:
@@ -60,12 +63,27 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
     match = _RELATIVE.match(value.lower())
     if match:
         now = now or datetime.now(timezone.utc)
-        return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        try:
+            return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        except OverflowError:  # further back than year 1: every event
+            return datetime.min.replace(tzinfo=timezone.utc)
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
         raise ValueError(f"{text!r} is not an ISO 8601 time nor a duration like 24h or 7d") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return to_utc(parsed)
+
+
+def to_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC (naive = UTC already).  PostgreSQL refuses offsets past
+    ±15:59 (RFC 3339 allows ±23:59), so times are converted before a query;
+    one before year 1 in UTC becomes ``datetime.min`` (UTC)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    try:
+        return moment.astimezone(timezone.utc)
+    except OverflowError:
+        return datetime.min.replace(tzinfo=timezone.utc)
 
 
 def encode_cursor(event_timestamp: datetime, row_id: int) -> str:
@@ -97,6 +115,8 @@ def _filtered(query, flt: EventFilter):
     if flt.customer:
         customer_id = db.select(Customer.id).where(Customer.name == flt.customer).scalar_subquery()
         query = query.where(StreamEvent.customer_id == customer_id)
+    if flt.readable is not None:
+        query = query.where(StreamEvent.customer_id.in_(flt.readable))
     if flt.domain:
         domain = flt.domain.strip().lower()
         query = query.where(or_(StreamEvent.domain == domain, StreamEvent.host == domain))

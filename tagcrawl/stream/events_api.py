@@ -9,55 +9,49 @@ and ``cursor`` (``next_cursor`` of the previous page).
 Answer: ``{"events": [event, ...], "next_cursor": str or null}``, events in
 ``(event_timestamp, id)`` order; ``next_cursor`` is null on the last page.
 A bad parameter is a 400 ErrorMessage that names it.
+
+Tenancy (``grants.py``): a key reads only the customers it is granted, or all
+with the all-customers flag.  ``customer`` naming a customer the key is not
+granted (or that does not exist) is a 403, the same answer for both, so a key
+cannot probe customer names.
 """
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, g, jsonify, request
+from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
 from ..errors import ApiError
-from .events import PAGE_DEFAULT, EventFilter, page_events, parse_time
+from ..grants import granted_names, readable_customers
+from ..schemas.queries import EventListArgsSchema, first_error
+from .events import EventFilter, page_events, parse_time
 
 bp = Blueprint("stream_events", __name__)
-
-
-def _time_arg(name: str):
-    value = request.args.get(name)
-    if not value:
-        return None
-    try:
-        return parse_time(value)
-    except ValueError as exc:
-        raise ApiError(400, f"{name}: {exc}.") from None
-
-
-def _limit_arg() -> int:
-    value = request.args.get("limit")
-    if value is None or value == "":
-        return PAGE_DEFAULT
-    try:
-        limit = int(value)
-    except ValueError:
-        raise ApiError(400, "limit: Not a valid integer.") from None
-    if limit < 1:
-        raise ApiError(400, "limit: Must be 1 or more.")
-    return limit
 
 
 @bp.get("/api/v1/events")
 @require_api_key
 def list_events():
     """One page of stored events; see the module docstring."""
+    try:
+        args = EventListArgsSchema().load(request.args)
+    except ValidationError as err:
+        raise ApiError(400, first_error(err) + ".") from None
+    customer = args.get("customer") or None
+    readable = readable_customers(g.api_key)
+    if readable is not None and customer is not None and customer not in granted_names(g.api_key):
+        raise ApiError(403, "customer: this API key is not granted that customer.")
     flt = EventFilter(
-        customer=request.args.get("customer") or None,
-        domain=request.args.get("domain") or None,
-        vendor=request.args.get("vendor") or None,
-        event=request.args.get("event") or None,
-        since=_time_arg("since"),
-        until=_time_arg("until"),
+        readable=readable,
+        customer=customer,
+        domain=args.get("domain") or None,
+        vendor=args.get("vendor") or None,
+        event=args.get("event") or None,
+        since=parse_time(args["since"]) if args.get("since") else None,
+        until=parse_time(args["until"]) if args.get("until") else None,
     )
     try:
-        events, next_cursor = page_events(flt, request.args.get("cursor") or None, _limit_arg())
+        events, next_cursor = page_events(flt, args.get("cursor") or None, args["limit"])
     except ValueError as exc:
         raise ApiError(400, f"cursor: {exc}.") from None
     return jsonify({"events": events, "next_cursor": next_cursor})

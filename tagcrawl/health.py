@@ -1,0 +1,82 @@
+"""``GET /health/ready``: readiness for load balancers (liveness is ``GET /``).
+
+``GET /`` never touches the database nor the browsers: it says the process
+answers.  ``/health/ready`` says whether this instance can do its work:
+
+- ``database``: ``"ok"`` when ``SELECT 1`` succeeds within the database
+  timeouts (``dbtimeouts.py``: a hung server fails it in a few seconds),
+  else ``"unavailable"``;
+- ``browsers``: this worker's pool, ``{"state", "size", "alive", "idle"}``;
+  ``state`` is ``"ok"`` when Chrome and ChromeDriver are found (local) or the
+  Selenium Grid's ``/status`` says ready (remote), else ``"unavailable"``.
+  It never starts a browser.  A busy pool is still ready (crawls queue).
+
+Answer: 200 ``{"status": 200, "database": "ok", "browsers": {...}}``, or 503
+with the same shape (``status: 503``) and ``Retry-After`` when either fails.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.request
+
+from flask import Blueprint, current_app, jsonify
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+
+from .extensions import db
+
+bp = Blueprint("health", __name__)
+
+GRID_STATUS_TIMEOUT_S = 2.0
+
+
+def database_state() -> str:
+    """``"ok"`` or ``"unavailable"`` (the session is rolled back either way)."""
+    try:
+        db.session.execute(text("SELECT 1"))
+        return "ok"
+    except SQLAlchemyError as exc:
+        current_app.logger.warning("readiness: database unavailable: %s", exc.__class__.__name__)
+        return "unavailable"
+    finally:
+        try:
+            db.session.rollback()
+        except SQLAlchemyError:
+            pass
+
+
+def _browsers_reachable(config: dict) -> bool:
+    from .browser.driver_factory import find_chrome
+
+    url = config.get("WEBDRIVER_URL")
+    if not url:
+        return bool(find_chrome(config)) and bool(config.get("CHROMEDRIVER") or shutil.which("chromedriver"))
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/status", timeout=GRID_STATUS_TIMEOUT_S) as resp:
+            return bool(json.load(resp).get("value", {}).get("ready"))
+    except (OSError, ValueError):
+        return False
+
+
+def browser_state(config: dict) -> dict:
+    """This worker's pool: ``{"state": "ok"|"unavailable", "size", "alive", "idle"}``."""
+    from .browser.pool import get_pool
+
+    pool = get_pool(config)
+    stats = pool.stats()
+    return {"state": "ok" if _browsers_reachable(config) else "unavailable", "size": pool.size,
+            "alive": stats["alive"], "idle": stats["idle"]}
+
+
+@bp.get("/health/ready")
+def ready():
+    """Readiness; see the module docstring."""
+    config = current_app.config
+    database, browsers = database_state(), browser_state(config)
+    status = 200 if database == "ok" and browsers["state"] == "ok" else 503
+    response = jsonify({"status": status, "database": database, "browsers": browsers})
+    response.status_code = status
+    if status == 503:
+        response.headers["Retry-After"] = str(config.get("STREAM_RETRY_AFTER_S", 5))
+    return response
