@@ -37,7 +37,7 @@
   window.setTimeout = function (fn, ms, ...rest) {
     const delay = Number(ms) || 0;
     if (typeof fn !== "function" || delay < 20 || delay > LATE) return st.call(this, fn, ms, ...rest);
-    const where = delay + "@" + site();
+    const where = site();  // delays vary (jitter, backoff): the call site alone
     if (fired.has(where)) return st.call(this, fn, ms, ...rest);
     const id = st.call(this, function () {
       fired.add(where);

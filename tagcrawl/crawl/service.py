@@ -96,7 +96,9 @@ def _crawl(config: dict, request: dict, options: dict, response: dict, deadline:
         raise CrawlFailed(f"refused to crawl: {refusal}")
     pool = get_pool(config)
     try:
+        checkout = time.monotonic()
         with pool.browser(timeout_s=max(0.1, deadline - time.monotonic())) as handle:
+            timings.add("checkout", checkout)  # pool wait + health check
             return _crawl_in(handle, config, request, options, response, deadline, timings)
     except PoolExhausted as exc:
         raise CrawlFailed(f"all browsers are busy: {exc}") from exc
@@ -215,7 +217,8 @@ def _steps(session, config, request, options, response, deadline, timings):
         raise CrawlFailed(error)
     with timings.phase("quiet"):
         capture.wait_quiet(quiet, cap, deadline)
-    response["cookiesBefore"] = len(session.cookies())
+    with timings.phase("collect"):
+        response["cookiesBefore"] = len(session.cookies())
     shots = bool(options.get("screenShots"))
     with timings.phase("screenshot"):
         before = save_screenshot(config, session.driver.get_screenshot_as_png()) if shots else None

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 #: Phases in crawl order (``Server-Timing`` metric names).
-PHASES = ("browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush", "collect")
+PHASES = ("checkout", "browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush", "collect")
 
 
 @dataclass
@@ -33,6 +33,12 @@ class PhaseTimings:
             yield
         finally:
             self.phases[name] = self.phases.get(name, 0.0) + (time.monotonic() - started) * 1000
+
+    def add(self, name: str, since: float) -> None:
+        """Record phase ``name`` as lasting from ``since`` (monotonic s) to now."""
+        now = time.monotonic()
+        self.starts.setdefault(name, (since - self.created) * 1000)
+        self.phases[name] = self.phases.get(name, 0.0) + (now - since) * 1000
 
     def server_timing(self) -> str:
         """``Server-Timing`` header value, e.g. ``navigate;dur=412, quiet;dur=503``
