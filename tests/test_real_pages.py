@@ -78,7 +78,8 @@ def test_a_bare_selenium_chrome_is_a_bot_to_the_same_code(fixture_web, browser, 
     from selenium.webdriver.support.ui import WebDriverWait
 
     options = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", *fixture_web.chrome_args()):
+    base = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage")
+    for arg in (*base, *fixture_web.chrome_args()):
         options.add_argument(arg)
     driver = webdriver.Chrome(options=options)
     try:
@@ -128,8 +129,9 @@ def test_real_sdk_beacons_are_reported(crawler, fixture_web, npm_packages, host,
 # -- consent libraries gating SDKs ---------------------------------------------------------
 CMP_PAGES = [
     # (page host, accept button text, [(vendor key, account id, beacon host)])
-    ("npm-vanilla.example", "Aceptar todo", [("posthog", "phc_VanillaShopToken0123456789abcdefGHIJKL", "eu.i.posthog.com"),
-                                             ("snowplow", "tienda-vanilla", "collector.snowplow-fixture.example")]),
+    ("npm-vanilla.example", "Aceptar todo",
+     [("posthog", "phc_VanillaShopToken0123456789abcdefGHIJKL", "eu.i.posthog.com"),
+      ("snowplow", "tienda-vanilla", "collector.snowplow-fixture.example")]),
     ("npm-klaro.example", "Das ist ok", [("mixpanel", "9a8b7c6d5e4f30211203f4e5d6c7b8a9", "api-js.mixpanel.com"),
                                          ("plausible", "npm-klaro.example", "plausible.io")]),
     ("npm-tarteaucitron.example", "Tout accepter",
@@ -137,13 +139,15 @@ CMP_PAGES = [
     ("npm-osano.example", "Accetta i cookie", [("segment", "FxOsanoWriteKey0123456789abcdefA", "api.segment.io")]),
     ("npm-orejime.example", "Aanvaarden",
      [("rudderstack", "2FxOrejimeWriteKey012345678", "orejimeshop.dataplane.rudderstack.com")]),
-    ("npm-cookieseu.example", "Aceitar", [("mparticle", "us1-1b2c3d4e5f60718293a4b5c6d7e8f90a", "jssdks.mparticle.com")]),
+    ("npm-cookieseu.example", "Aceitar",
+     [("mparticle", "us1-1b2c3d4e5f60718293a4b5c6d7e8f90a", "jssdks.mparticle.com")]),
 ]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("host,button,gated", CMP_PAGES, ids=[p[0].split(".")[0] for p in CMP_PAGES])
-def test_real_cmp_banner_is_accepted_and_the_sdks_it_gates_fire(crawler, fixture_web, npm_packages, host, button, gated):
+def test_real_cmp_banner_is_accepted_and_the_sdks_it_gates_fire(crawler, fixture_web, npm_packages, host, button,
+                                                                 gated):
     outcome, log = crawl_logged(crawler, fixture_web, f"https://{host}/")
     assert outcome.response["button"]["consent_banner"] is True
     assert outcome.response["button"]["button_text"] == button

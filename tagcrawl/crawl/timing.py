@@ -7,7 +7,8 @@ import time
 from dataclasses import dataclass, field
 
 #: Phases in crawl order (``Server-Timing`` metric names).
-PHASES = ("checkout", "browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush", "collect")
+PHASES = ("checkout", "browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush",
+          "collect")
 
 
 @dataclass

@@ -28,6 +28,7 @@ Every request is in ``FixtureWeb.log`` (the beacons tests look for).
 """
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
@@ -138,11 +139,10 @@ def _rudderstack(host, path, method, query, headers):
         key = query.get("writeKey") or ""
         auth = headers.get("Authorization") or ""
         if not key and auth.startswith("Basic "):
-            import base64
-
             key = base64.b64decode(auth[6:]).decode(errors="replace").split(":")[0]
         return _json(rudderstack_source_config(key), headers)
-    if host.endswith(".dataplane.rudderstack.com") and re.fullmatch(r"/v1/(page|track|identify|group|alias|screen|batch)", path):
+    calls = r"/v1/(page|track|identify|group|alias|screen|batch)"
+    if host.endswith(".dataplane.rudderstack.com") and re.fullmatch(calls, path):
         return _text("OK", headers)
     return None
 
