@@ -304,5 +304,7 @@ def events_export(since, until, fmt, output, customer, domain, vendor, event_nam
 
 def init_app(app: Flask) -> None:
     """Register every CLI group on ``app``."""
-    for group in (keys, crawl_command, tokens, domains, events, webhooks):
+    from .har.cli import pixels
+
+    for group in (keys, crawl_command, tokens, domains, events, webhooks, pixels):
         app.cli.add_command(group)

@@ -86,6 +86,9 @@ def load_settings(environ: dict | None = None) -> dict:
         "DB_POOL_TIMEOUT_S": _float(env.get("TAGCRAWL_DB_POOL_TIMEOUT_S"), 5.0),
         "STREAM_MAX_BYTES": _int(env.get("TAGCRAWL_STREAM_MAX_BYTES"), 64 * 1024),
         "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
+        # HAR stored with each crawl (docs/har.md): whole document / each request body, bytes
+        "HAR_MAX_BYTES": _int(env.get("TAGCRAWL_HAR_MAX_BYTES"), 4 * 1024 * 1024),
+        "HAR_BODY_MAX_BYTES": _int(env.get("TAGCRAWL_HAR_BODY_MAX_BYTES"), 64 * 1024),
         "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
         # Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
         # STREAM_BATCH_WAIT_MS after its first row, or as soon as every request

@@ -8,10 +8,16 @@ import threading
 
 import pytest
 
-from tagcrawl.egress.chrome import CONTAINMENT_SWITCHES, chrome_args, context_proxy, policy_for
-from tagcrawl.egress.policy import EgressPolicy, EgressRefused
+from tagcrawl.egress.chrome import (
+    CONTAINMENT_SWITCHES,
+    chrome_args,
+    context_proxy,
+    policy_for,
+)
+from tagcrawl.egress.policy import EgressPolicy, EgressRefused, Unresolvable
 from tagcrawl.egress.rules import parse_rules, split_rules
 from tagcrawl.egress.server import EgressServer
+from tagcrawl.egress.status import egress_error
 
 FIXTURE_RULES = "MAP * 127.0.0.1:8443, EXCLUDE localhost"
 
@@ -24,7 +30,7 @@ def resolver(table: dict):
         calls[host] = calls.get(host, 0) + 1
         answers = table.get(host)
         if answers is None:
-            raise EgressRefused(f"host {host} does not resolve")
+            raise Unresolvable(f"host {host} does not resolve")
         return answers[min(calls[host], len(answers)) - 1]
     resolve.calls = calls
     return resolve
@@ -202,7 +208,8 @@ def test_plain_http_to_a_mapped_name_is_forwarded(proxy):
 def test_internal_destinations_get_403_and_no_connection(proxy, origin, request_line):
     line = request_line.replace(b"{port}", str(origin).encode())
     answer = _exchange(proxy.port_for(None), line + b"\r\nHost: x\r\n\r\n")
-    assert answer.startswith(b"HTTP/1.1 403") and b"refused by tagcrawl egress policy" in answer
+    assert answer.startswith(b"HTTP/1.1 403")
+    assert b"\r\nProxy-Status: tagcrawl-egress; error=destination_ip_prohibited; details=\"refused: host " in answer
 
 
 def test_the_proxy_connects_to_the_address_it_checked_not_a_new_answer(proxy, origin):
@@ -224,12 +231,36 @@ def test_a_kept_alive_connection_is_closed_when_the_next_request_names_another_h
         assert sock.recv(65536) == b""  # closed: never sent to a.example's connection nor to 127.0.0.1
 
 
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_an_unreachable_destination_is_a_502_naming_the_net_error():
+    port = _closed_port()
+    server = EgressServer(EgressPolicy(parse_rules(f"MAP *.example 127.0.0.1:{port}")))
+    try:
+        answer = _exchange(server.port_for(None), b"GET http://down.example/ HTTP/1.1\r\nHost: down.example\r\n\r\n")
+    finally:
+        server.stop()
+    head = answer.split(b"\r\n\r\n")[0].decode()
+    assert head.startswith("HTTP/1.1 502")
+    headers = dict(line.split(": ", 1) for line in head.split("\r\n")[1:])
+    assert egress_error(headers).startswith("net::ERR_CONNECTION_REFUSED (egress proxy: down.example:80 unreachable")
+    assert egress_error({"proxy-status": 'other-proxy; error=connection_refused'}) is None  # not ours
+    assert egress_error({}) is None
+
+
 def test_connect_tunnel_to_a_mapped_name(proxy):
     with socket.create_connection(("127.0.0.1", proxy.port_for(None)), timeout=10) as sock:
         sock.sendall(b"CONNECT shop.example:443 HTTP/1.1\r\nHost: shop.example:443\r\n\r\n")
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
         sock.sendall(b"GET /t HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n")
-        assert sock.recv(65536).endswith(b"shop.example /t")  # the origin speaks plain http here
+        answer = b""
+        while chunk := sock.recv(65536):  # until the origin closes (Connection: close)
+            answer += chunk
+        assert answer.endswith(b"shop.example /t")  # the origin speaks plain http here
 
 
 def test_stop_closes_the_listeners(origin):
@@ -240,3 +271,24 @@ def test_stop_closes_the_listeners(origin):
         socket.create_connection(("127.0.0.1", port), timeout=2)
     with pytest.raises(RuntimeError):
         server.port_for(None)
+
+
+def test_the_shared_proxy_command_serves_on_its_port_and_stops_on_sigterm(origin):
+    import signal
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "tagcrawl.egress", "--listen", f"127.0.0.1:{port}",
+                             "--host-resolver-rules", f"MAP *.example 127.0.0.1:{origin}"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == f"tagcrawl egress proxy on 127.0.0.1:{port}"
+        answer = _exchange(port, b"GET http://a.example/s HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n")
+        assert answer.endswith(b"a.example /s")
+        assert _exchange(port, b"CONNECT 127.0.0.1:22 HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 403")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0

@@ -74,7 +74,8 @@ def test_security_scheme_and_secured_operations(doc):
         "type": "apiKey", "in": "header", "name": "x-api-key", "description": "API key (`flask keys create NAME`)."}
     secured = {(m, p) for p, item in doc["paths"].items() for m, op in item.items() if op.get("security")}
     assert secured == {("post", "/api/v1"), ("get", "/api/v1/crawls"), ("get", "/api/v1/crawls/{session_id}"),
-                       ("get", "/api/v1/vendors"), ("get", "/api/v1/events")}
+                       ("get", "/api/v1/crawls/{session_id}/har"), ("get", "/api/v1/vendors"),
+                       ("get", "/api/v1/events")}
 
 
 @pytest.mark.parametrize("method, path, statuses", [

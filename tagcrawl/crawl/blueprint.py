@@ -9,7 +9,7 @@ from marshmallow import ValidationError
 from ..apikeys import require_api_key
 from ..background import ensure_started
 from ..extensions import db
-from ..models import Crawl
+from ..models import Crawl, CrawlHar
 from ..errors import ApiError, validation_error_response
 from ..netguard import url_refusal
 from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, strict_json_loads, unicode_problem
@@ -91,7 +91,7 @@ def crawl():
         root = request.host_url.rstrip("/")
         response["screenShotUrls"] = {k: (root + v if v.startswith("/") else v)
                                       for k, v in response["screenShotUrls"].items()}
-    store_crawl(request_json, response, g.api_key.id)
+    store_crawl(request_json, response, g.api_key.id, outcome.requests, current_app.config)
     reply = jsonify(response)
     reply.headers["Server-Timing"] = outcome.timings.server_timing()  # per-phase ms (docs/stealth.md)
     return reply
@@ -107,6 +107,23 @@ def crawl_result(session_id: str):
     if crawl is None:
         raise ApiError(404, "No crawl with this sessionId for this API key.")
     return jsonify(status_response(crawl))
+
+
+@bp.get("/api/v1/crawls/<session_id>/har")
+@require_api_key
+def crawl_har(session_id: str):
+    """The HAR 1.2 document of this key's latest finished crawl with
+    ``session_id``: every captured request with its decoded body, frame and
+    time (docs/har.md).  404 for other keys' crawls, unfinished crawls and
+    crawls stored without traffic."""
+    crawl = None if "\x00" in session_id else db.session.scalars(
+        db.select(Crawl).filter_by(session_id=session_id, api_key_id=g.api_key.id)
+        .where(Crawl.status.in_(("done", "failed"))).order_by(Crawl.id.desc())).first()
+    row = db.session.get(CrawlHar, crawl.id) if crawl is not None else None
+    if row is None:
+        raise ApiError(404, "No captured traffic for this sessionId and API key.")
+    return current_app.response_class(row.har, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{crawl.session_id}.har"'})
 
 
 @bp.get("/api/v1/crawls")

@@ -44,10 +44,12 @@ class CrawlFailed(Exception):
 
 @dataclass
 class CrawlOutcome:
-    """The CrawlResponse dict plus what is kept internally (every hit)."""
+    """The CrawlResponse dict plus what is kept internally (every hit, and
+    every captured request: stored with the crawl as its HAR)."""
 
     response: dict
     hits: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
     timings: PhaseTimings = field(default_factory=PhaseTimings)
 
 
@@ -75,9 +77,10 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     hits: list = []
     cookies: list = []
     datalayer: list = []
+    requests: list = []
     timings = PhaseTimings(created=started)
     try:
-        hits, cookies, datalayer = _crawl(config, request, options, response, deadline, timings)
+        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline, timings)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -87,7 +90,7 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
     log.info("crawl %s %s: %d ms (%s)", session_id, request["url"], response["timeTaken"], timings.summary())
-    return CrawlOutcome(response=response, hits=hits, timings=timings)
+    return CrawlOutcome(response=response, hits=hits, requests=requests, timings=timings)
 
 
 def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float, timings: PhaseTimings):
@@ -250,6 +253,7 @@ def _steps(session, config, request, options, response, deadline, timings):
     with timings.phase("collect"):
         cookies = session.cookies()
         response["cookiesAfter"] = len(cookies)
-        hits = match_requests(capture.snapshot())
+        requests = capture.snapshot()
+        hits = match_requests(requests)
         response["marketingPixels"] = pixels_from_hits(hits)
-    return hits, cookies, list(capture.datalayer)
+    return hits, cookies, list(capture.datalayer), requests

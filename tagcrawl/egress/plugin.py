@@ -1,21 +1,23 @@
 """The proxy.py plugin that enforces the egress policy on every request.
 
 proxy.py (``HttpProxyPlugin``) parses what Chrome sends (``CONNECT host:port``
-for https and WebSocket, absolute-URI requests for plain http) and calls this
-plugin before it opens any upstream connection:
+for https and WebSocket, absolute-URI requests for plain http) and calls
+``before_upstream_connection`` before any upstream socket exists.  There the
+plugin asks the policy, refuses with 403, or opens the connection itself, to
+the checked address (Smokescreen's "connect to what you checked"; the name is
+never looked up again), and then relays bytes, as proxy.py's own
+``ProxyPoolPlugin`` does:
 
-- direct route: ``before_upstream_connection`` asks the policy, refuses with
-  403 (a CONNECT refusal is ``ERR_TUNNEL_CONNECTION_FAILED`` in Chrome), or
-  sets the checked port; ``resolve_dns`` then hands proxy.py the checked
-  address, so the connection goes to that address and nowhere else;
-- chained route (a country proxy from ``TAGCRAWL_PROXY_URL``): the
-  destination is checked the same way, then the request goes to the upstream
-  proxy (an operator choice, mapped by the rules but never refused), like
-  proxy.py's own ``ProxyPoolPlugin``.
+- direct route: to the destination; a CONNECT is answered "200 Connection
+  established", a plain-http request is sent on in origin form;
+- chained route (a country proxy of ``TAGCRAWL_PROXY_URL``): to the upstream
+  proxy (an operator choice, mapped by the rules but never refused), which
+  gets the request as Chrome sent it, plus ``Proxy-Authorization`` when its
+  URL has credentials.
 
-A keep-alive connection may carry a second plain-http request for another
-host; proxy.py would send it to the first host's server, so such a request
-closes the connection instead and Chrome retries it on a new one.
+Answers of the proxy's own carry ``Proxy-Status`` (``status.py``).  A kept-alive
+plain-http connection may carry a second request for another host; that
+closes the connection instead (Chrome retries on a new one, checked again).
 """
 from __future__ import annotations
 
@@ -25,19 +27,21 @@ from typing import Any
 
 from proxy.common.utils import text_
 from proxy.core.base import TcpUpstreamConnectionHandler
-from proxy.http.exception import HttpProtocolException, HttpRequestRejected
+from proxy.http.exception import HttpRequestRejected
 from proxy.http.parser import HttpParser, httpParserTypes
 from proxy.http.proxy import HttpProxyBasePlugin
+from proxy.http.responses import PROXY_TUNNEL_ESTABLISHED_RESPONSE_PKT
 
-from .policy import EgressRefused, Target
+from .policy import EgressRefused, Unresolvable
+from .status import error_type, proxy_status
 
 log = logging.getLogger(__name__)
 
 
-def _refusal(reason: str) -> HttpRequestRejected:
-    return HttpRequestRejected(status_code=403, reason=b"Forbidden",
-                               headers={b"Content-Type": b"text/plain", b"Connection": b"close"},
-                               body=f"refused by tagcrawl egress policy: {reason}\n".encode())
+def _answer(status: int, reason: bytes, error: str, details: str) -> HttpRequestRejected:
+    return HttpRequestRejected(status_code=status, reason=reason, body=f"tagcrawl egress proxy: {details}\n".encode(),
+                               headers={b"Content-Type": b"text/plain", b"Connection": b"close",
+                                        b"Proxy-Status": proxy_status(error, details)})
 
 
 class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
@@ -48,79 +52,78 @@ class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
         super().__init__(*args, **kwargs)
         self.route = self.flags.egress_route
         self._first: tuple[str, int] | None = None
-        self._first_request: HttpParser | None = None
-        self._target: Target | None = None
         self._tunnel = False
         self._next: HttpParser | None = None
 
-    def _check(self, request: HttpParser) -> tuple[str, int]:
+    def before_upstream_connection(self, request: HttpParser) -> None:
+        """Check the destination and connect to the checked address (or the
+        upstream proxy).  Returns None, so proxy.py opens no connection of its own.
+
+        Raises:
+            HttpRequestRejected: 403 refused, 502 unreachable, 400 no destination;
+                each with ``Proxy-Status`` (``status.py``).
+        """
         if not request.host or not request.port:
-            raise _refusal("no destination (absolute URI or CONNECT expected)")
+            raise _answer(400, b"Bad Request", "http_request_error", "absolute URI or CONNECT expected")
         host, port = text_(request.host), int(request.port)
         try:
-            self._target = self.route.policy.decide(host, port)
+            target = self.route.policy.decide(host, port)
+            upstream = self.route.upstream
+            hop = target if upstream is None else self.route.policy.trusted(text_(upstream.hostname), upstream.port)
+        except Unresolvable as exc:
+            raise _answer(502, b"Bad Gateway", "destination_not_found", str(exc)) from None
         except EgressRefused as exc:
             log.info("egress refused %s:%s: %s", host, port, exc)
-            raise _refusal(str(exc)) from None
-        return host, port
-
-    def before_upstream_connection(self, request: HttpParser) -> HttpParser | None:
-        self._first = self._check(request)
-        self._first_request = request
-        self._tunnel = request.is_https_tunnel
-        if self.route.upstream is None:
-            request.port = self._target.port  # an operator mapping may change the port
-            return request
-        upstream = self.route.upstream
+            raise _answer(403, b"Forbidden", "destination_ip_prohibited", f"refused: {exc}") from None
+        self._first, self._tunnel = (host, port), request.is_https_tunnel
         try:
-            hop = self.route.policy.trusted(text_(upstream.hostname), upstream.port)
             self.initialize_upstream(hop.address, hop.port)
             self.upstream.connect()
-        except (OSError, EgressRefused) as exc:
+        except OSError as exc:
             self.upstream = None
-            raise HttpProtocolException(f"upstream proxy unreachable: {exc}") from exc
-        return None
-
-    def resolve_dns(self, host: str, port: int):
-        """The checked address (never a fresh lookup), no source address."""
-        return (self._target.address if self._target else None), None
+            where = "upstream proxy" if self.route.upstream else f"{host}:{port}"
+            raise _answer(502, b"Bad Gateway", error_type(exc), f"{where} unreachable: {exc}") from None
+        log.debug("egress %s:%s -> %s:%s", host, port, hop.address, hop.port)
 
     def handle_client_request(self, request: HttpParser) -> HttpParser | None:
-        if request is not self._first_request:  # a later request on a kept-alive connection
-            self._same_destination(request)
-        if self.upstream is None:
-            return request
-        if self.route.upstream.has_credentials:
-            token = base64.b64encode(self.route.upstream.username + b":" + self.route.upstream.password)
-            request.add_header(b"Proxy-Authorization", b"Basic " + token)
-        self.upstream.queue(memoryview(request.build(for_proxy=True)))
+        """The first request of the connection, once complete: send it on."""
+        upstream_proxy = self.route.upstream
+        if upstream_proxy is not None:
+            if upstream_proxy.has_credentials:
+                token = base64.b64encode(upstream_proxy.username + b":" + upstream_proxy.password)
+                request.add_header(b"Proxy-Authorization", b"Basic " + token)
+            self.upstream.queue(memoryview(request.build(for_proxy=True)))
+        elif self._tunnel:
+            self.client.queue(PROXY_TUNNEL_ESTABLISHED_RESPONSE_PKT)
+        else:
+            request.del_headers([b"proxy-authorization", b"proxy-connection"])
+            self.upstream.queue(memoryview(request.build()))
         return request
 
-    def _same_destination(self, request: HttpParser) -> None:
-        if (text_(request.host or b""), request.port) != self._first:
-            raise HttpRequestRejected()  # close; Chrome retries on a fresh connection
-
     def handle_client_data(self, raw: memoryview) -> memoryview | None:
-        """Chained route only (proxy.py owns the direct route's upstream)."""
+        """Bytes after the first request: tunnel data, or later plain-http
+        requests on a kept-alive connection (each checked for its destination)."""
         if self.upstream is None:
-            return raw
-        if not self._tunnel:  # plain http: every new request on the connection is checked
+            return None
+        if not self._tunnel:
             if self._next is None:
                 self._next = HttpParser(httpParserTypes.REQUEST_PARSER)
             self._next.parse(raw)
-            if self._next.host is None:
-                raise HttpRequestRejected()
-            self._same_destination(self._next)
+            if self._next.host is None or (text_(self._next.host), self._next.port) != self._first:
+                raise HttpRequestRejected()  # close; Chrome retries on a fresh connection
             if self._next.is_complete:
-                self._next = None
+                request, self._next = self._next, None
+                if self.route.upstream is None:  # origin form for the server
+                    request.del_headers([b"proxy-authorization", b"proxy-connection"])
+                    self.upstream.queue(memoryview(request.build()))
+                    return raw
+                self.upstream.queue(memoryview(request.build(for_proxy=True)))
+            return raw
         self.upstream.queue(raw)
         return raw
 
     def handle_upstream_data(self, raw: memoryview) -> None:
         self.client.queue(raw)
-
-    def handle_upstream_chunk(self, chunk: memoryview) -> memoryview:
-        return chunk
 
     def on_upstream_connection_close(self) -> None:
         if self.upstream and not self.upstream.closed:
@@ -128,6 +131,4 @@ class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
         self.upstream = None
 
     def on_access_log(self, context: dict) -> None:
-        log.debug("egress %s %s:%s -> %s", context.get("request_method"), context.get("server_host"),
-                  context.get("server_port"), self._target)
-        return None
+        return None  # refusals are logged above; proxy.py's access log would repeat every request

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..netguard import METADATA_HOSTS, address_reason, canonical_host
 from .rules import HostRules, NameNotFound
@@ -24,6 +24,10 @@ from .rules import HostRules, NameNotFound
 
 class EgressRefused(Exception):
     """The policy refuses a destination; ``str(exc)`` says why."""
+
+
+class Unresolvable(EgressRefused):
+    """The destination's name does not resolve."""
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,12 @@ def system_resolve(host: str) -> list[str]:
     """Addresses of ``host`` from the system resolver, in its order of preference.
 
     Raises:
-        EgressRefused: the name does not resolve.
+        Unresolvable: the name does not resolve.
     """
     try:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
-        raise EgressRefused(f"host {host} does not resolve") from exc
+        raise Unresolvable(f"host {host} does not resolve") from exc
     return list(dict.fromkeys(info[4][0].split("%")[0] for info in infos))
 
 
@@ -62,7 +66,7 @@ class EgressPolicy:
             system resolver by default (tests give their own to play rebinding).
     """
 
-    rules: HostRules = HostRules()
+    rules: HostRules = field(default_factory=HostRules)
     allow_private: bool = False
     resolve: Callable[[str], list[str]] = system_resolve
 
@@ -93,7 +97,7 @@ class EgressPolicy:
                 raise EgressRefused(f"host {host} is loopback")
         addresses = [host] if _literal(host) else self.resolve(host)
         if not addresses:
-            raise EgressRefused(f"host {host} does not resolve")
+            raise Unresolvable(f"host {host} does not resolve")
         if not self.allow_private:
             for address in addresses:  # one internal answer condemns the name
                 reason = address_reason(ipaddress.ip_address(address))
@@ -117,7 +121,7 @@ class EgressPolicy:
                 again = self.rules.rewrite(host, port)
             except NameNotFound as exc:
                 raise EgressRefused(f"host {host} is mapped to ~NOTFOUND") from exc
-            if again is not None and again != (host, port):
+            if again is not None:
                 host, port = again
         address = host if _literal(host) else self.resolve(host)[0]
         return Target(label, address, port, mapped=True)

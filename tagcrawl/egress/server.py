@@ -61,7 +61,9 @@ def _proxy_flags():
     guard = logging.NullHandler()
     root.addHandler(guard)
     try:
-        return FlagParser.initialize(["--threaded", "--hostname", "127.0.0.1", "--port", "0",
+        # --timeout: proxy.py drops a connection whose *client* sent nothing for that long (10 s by
+        # default), which would cut a WebSocket that only receives; a crawl lasts at most 25 s.
+        return FlagParser.initialize(["--threaded", "--hostname", "127.0.0.1", "--port", "0", "--timeout", "60",
                                       "--log-level", "WARNING"], plugins=[EgressPlugin])
     finally:
         root.removeHandler(guard)
@@ -87,15 +89,16 @@ class EgressServer:
         self._sockets: list[socket.socket] = []
         self.stopped = False
 
-    def port_for(self, upstream: str | None = None) -> int:
+    def port_for(self, upstream: str | None = None, port: int = 0) -> int:
         """The port of the route to ``upstream`` (a proxy URL, None for
-        direct), its listener started on first use.  Raises OSError when no
-        port can be bound, RuntimeError after ``stop``."""
+        direct), its listener started on first use, on ``port`` (0: any free
+        one).  Raises OSError when the port cannot be bound, ValueError for an
+        upstream that is not ``http://host:port``, RuntimeError after ``stop``."""
         with self._lock:
             if self.stopped:
                 raise RuntimeError("egress proxy stopped")
             if upstream not in self._ports:
-                self._ports[upstream] = self._listen(Route(self.policy, _upstream_url(upstream)), upstream)
+                self._ports[upstream] = self._listen(Route(self.policy, _upstream_url(upstream)), upstream, port)
             return self._ports[upstream]
 
     def proxy_url(self, upstream: str | None = None) -> str:
@@ -103,11 +106,11 @@ class EgressServer:
         host = f"[{self.public_host}]" if ":" in self.public_host else self.public_host
         return f"http://{host}:{self.port_for(upstream)}"
 
-    def _listen(self, route: Route, upstream: str | None) -> int:
+    def _listen(self, route: Route, upstream: str | None, port: int) -> int:
         family = socket.AF_INET6 if ":" in self.listen_host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.listen_host, 0))
+        sock.bind((self.listen_host, port))
         sock.listen(256)
         flags = copy.copy(self._flags)
         flags.egress_route = route

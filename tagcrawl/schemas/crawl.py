@@ -68,8 +68,17 @@ class ButtonAttributesSchema(Schema):
 
 class MarketingPixelSchema(Schema):
     vendor = fields.String(allow_none=True)
-    account_id = fields.String(allow_none=True)
+    account_id = fields.String(allow_none=True, metadata={
+        "description": "The account id exactly as the page sent it (well-formed ids in canonical form, "
+                       "e.g. `AW-` prefix); null when no request of this vendor on the page carried one."})
     page = fields.String(allow_none=True)
+    warnings = fields.List(fields.String(), metadata={
+        "description": "Why the account id is unusual for the vendor (tagcrawl extension, issue 19); empty when it "
+                       "looks normal. Sentences: `account id has <n> characters; <ids> have <m>`, `account id lacks "
+                       "the \"<prefix>\" prefix of <ids>`, `account id does not match the format of <ids> (example: "
+                       "<id>)`, `account id looks like a placeholder`, `account id looks like a test id`, `account id "
+                       "is longer than 200 characters; truncated` (docs/vendors.md).",
+        "example": ["account id has 18 characters; TikTok pixel codes have 20"]})
 
 
 class ValidationResultSchema(Schema):

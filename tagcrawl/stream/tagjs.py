@@ -123,7 +123,7 @@ def vendor_table(catalog=CATALOG) -> str:
     for vendor in catalog:
         rows, previous = [], None
         for pattern in vendor.patterns:
-            if library_load(pattern.path):
+            if library_load(pattern.path) or getattr(pattern, "config", False):  # no events there
                 continue
             host = _checked(_host(pattern.host))
             lists = ([part for pair in pattern.require for part in pair], pattern.events, pattern.embedded)

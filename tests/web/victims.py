@@ -60,7 +60,7 @@ class Victim:
         self._wake_r, self._wake_w = socket.socketpair()
         self._thread = threading.Thread(target=self._run, daemon=True, name="victim")
 
-    def start(self) -> "Victim":
+    def start(self) -> Victim:
         self._thread.start()
         return self
 
