@@ -73,8 +73,8 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
                for session, context_id in contexts]
     remaining = max(0.1, min(cap_ms / 1000.0, (deadline or float("inf")) - time.monotonic()))
     done, _ = wait(futures, timeout=remaining)
-    result.frames = sum(1 for f in done if f.exception() is None and "exceptionDetails" not in
-                        f.result().get("result", {}))
+    result.frames = sum(1 for f in done if f.exception() is None and "result" in f.result()
+                        and "exceptionDetails" not in f.result()["result"])
     fired = time.monotonic()
     if capture.wait_new_request(fired, min(start_ms, cap_ms), deadline):
         result.quiet = capture.wait_quiet(quiet_ms, cap_ms, deadline, since=fired)
