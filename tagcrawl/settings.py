@@ -59,6 +59,12 @@ def load_settings(environ: dict | None = None) -> dict:
         "QUIET_CAP_MS": _int(env.get("TAGCRAWL_QUIET_CAP_MS"), 8000),
         # A JS timer shorter than this keeps the page "busy" (tags injected late).
         "TIMER_HORIZON_MS": _int(env.get("TAGCRAWL_TIMER_HORIZON_MS"), 4000),
+        # Flush (visibilitychange hidden + pagehide before the final collection): the
+        # window ends after FLUSH_START_MS when the events start no request, else
+        # FLUSH_QUIET_MS after the last new request; at most FLUSH_CAP_MS.
+        "FLUSH_START_MS": _int(env.get("TAGCRAWL_FLUSH_START_MS"), 50),
+        "FLUSH_QUIET_MS": _int(env.get("TAGCRAWL_FLUSH_QUIET_MS"), 300),
+        "FLUSH_CAP_MS": _int(env.get("TAGCRAWL_FLUSH_CAP_MS"), 2000),
         # How long a late consent banner may take to appear after load.
         "CONSENT_WAIT_MS": _int(env.get("TAGCRAWL_CONSENT_WAIT_MS"), 10000),
         "POOL_SIZE": _int(env.get("TAGCRAWL_POOL_SIZE"), 0),  # 0: one per gunicorn thread

@@ -80,7 +80,9 @@ def crawl(data: dict):
         response["screenShotUrls"] = {k: (root + v if v.startswith("/") else v)
                                       for k, v in response["screenShotUrls"].items()}
     store_crawl(request_json, response, g.api_key.id, outcome.requests, current_app.config)
-    return jsonify(response)
+    reply = jsonify(response)
+    reply.headers["Server-Timing"] = outcome.timings.server_timing()  # per-phase ms (docs/stealth.md)
+    return reply
 
 
 @bp.get("/crawls/<session_id>")
