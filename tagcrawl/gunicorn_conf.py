@@ -39,7 +39,7 @@ def post_worker_init(worker):
     """Start the background worker (queued crawls, webhooks) in the new worker,
     so crawls queued or interrupted before a restart are picked up at once;
     load the ingestion path's lazy parts before the first event arrives."""
-    from tagcrawl.background import ensure_started
+    from tagcrawl.crawl.background import ensure_started
     from tagcrawl.stream.warmup import warm_up
 
     ensure_started(worker.wsgi)
@@ -48,7 +48,7 @@ def post_worker_init(worker):
 
 def worker_exit(server, worker):
     """Stop background threads and quit every Chrome this worker started."""
-    from tagcrawl.background import stop_background
+    from tagcrawl.crawl.background import stop_background
     from tagcrawl.browser.pool import shutdown_pools
 
     stop_background()

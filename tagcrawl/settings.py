@@ -59,6 +59,12 @@ def load_settings(environ: dict | None = None) -> dict:
         "QUIET_CAP_MS": _int(env.get("TAGCRAWL_QUIET_CAP_MS"), 8000),
         # A JS timer shorter than this keeps the page "busy" (tags injected late).
         "TIMER_HORIZON_MS": _int(env.get("TAGCRAWL_TIMER_HORIZON_MS"), 4000),
+        # Flush (visibilitychange hidden + pagehide before the final collection): the
+        # window ends after FLUSH_START_MS when the events start no request, else
+        # FLUSH_QUIET_MS after the last new request; at most FLUSH_CAP_MS.
+        "FLUSH_START_MS": _int(env.get("TAGCRAWL_FLUSH_START_MS"), 50),
+        "FLUSH_QUIET_MS": _int(env.get("TAGCRAWL_FLUSH_QUIET_MS"), 300),
+        "FLUSH_CAP_MS": _int(env.get("TAGCRAWL_FLUSH_CAP_MS"), 2000),
         # How long a late consent banner may take to appear after load.
         "CONSENT_WAIT_MS": _int(env.get("TAGCRAWL_CONSENT_WAIT_MS"), 10000),
         "POOL_SIZE": _int(env.get("TAGCRAWL_POOL_SIZE"), 0),  # 0: one per gunicorn thread
@@ -106,7 +112,7 @@ def load_settings(environ: dict | None = None) -> dict:
         "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
         # Main-document size cap of a crawl: past it the load is stopped, success false.
         "PAGE_MAX_BYTES": _int(env.get("TAGCRAWL_PAGE_MAX_BYTES"), 10 * 1024 * 1024),
-        # Rate limits (limits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
+        # Rate limits (ratelimits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
         # API key; stream: per (token, client IP).  Storage: memory:// (per process) or redis://...
         "RATELIMIT_CRAWL": env.get("TAGCRAWL_RATELIMIT_CRAWL", "60/minute"),
         "RATELIMIT_STREAM": env.get("TAGCRAWL_RATELIMIT_STREAM", "6000/minute"),

@@ -226,3 +226,19 @@ def test_a_broken_grid_browser_gives_its_slot_back(config, grid):
     handle.broken = True
     kill_browser(handle, graceful=False)
     assert grid.sessions() == before
+
+
+def test_the_grid_browser_presents_as_a_regular_chrome(config, fixture_web, npm_packages):
+    """Stealth on the Grid too: the switch travels in the capabilities, the Client
+    Hints over the Grid's CDP proxy; BotD (npm, unmodified) sees no bot."""
+    start = len(fixture_web.log)
+    report = crawl(config, "https://stealth.example/?grid")
+    assert report["success"] is True, report
+    found = {}
+    for where in ("page", "botd"):
+        entry = fixture_web.wait_for(lambda e, w=where: e["path"] == f"/__report/{w}"
+                                     and fixture_web.log.index(e) >= start, 20)
+        found[where] = json.loads(entry["body"])
+    assert found["botd"]["result"] == {"bot": False}
+    assert found["page"]["webdriver"] is False and "Headless" not in found["page"]["userAgent"]
+    assert "Google Chrome" in {b["brand"] for b in found["page"]["hints"]["brands"]}

@@ -331,11 +331,11 @@ def test_every_pattern_regex_is_js_compatible():
 def test_docs_table_is_current():
     from pathlib import Path
 
-    from tagcrawl.vendors.table import DOC_PATH, markdown_table
+    from tools.vendor_table import DOC_PATH, markdown_table
     text = markdown_table()
     for v in CATALOG:
         assert f"| `{v.key}` |" in text
-    assert Path(DOC_PATH).read_text(encoding="utf-8") == text, "run: python -m tagcrawl.vendors.table --write"
+    assert Path(DOC_PATH).read_text(encoding="utf-8") == text, "run: python -m tools.vendor_table --write"
 
 
 # -- decoding -------------------------------------------------------------------------

@@ -1,21 +1,43 @@
 """Page activity of one crawl, and waiting for it to end.
 
-Activity is: requests in flight, JS timers pending (reported by the page
-hooks), and the time of the last event (request, response, timer change, DOM
-mutation).  ``wait_quiet`` returns as soon as nothing is pending and nothing
-happened for the quiet window; it sleeps on a condition variable that every
-event notifies, so it never polls and never waits longer than needed.
+"Quiet" means: no NEW request that could be a tag for the quiet window, and
+nothing pending that is about to send one.  What real SDKs keep running does
+not hold the crawl:
+
+- a request counts when it STARTS; requests in flight count only while they
+  can still lead to more requests (a document or script being loaded, up to
+  ``SCRIPT_STALE_MS``; an XHR/fetch whose answer may load a tag, up to
+  ``STALE_MS``); images, beacons, long-polls, EventSource, WebSockets and
+  never-ending requests are not waited for;
+- a request to an endpoint (host + path) already hit ``REPEAT_LIMIT`` times is
+  a repeat (polling, heartbeats, batches), not new activity;
+- JS timers up to the horizon are pending work (late tags), but a timer set
+  again from a call site whose timer already fired is recurring (polling,
+  heartbeats) and is not reported by the page hooks;
+- DOM mutations wake ``wait_dom_change`` (late consent banners) but do not
+  restart the quiet window (animations, carousels).
+
+``wait_quiet`` sleeps on a condition variable that every event notifies; it
+never polls.
 """
 from __future__ import annotations
 
 import threading
 import time
+from urllib.parse import urlsplit
 
-#: Resource types whose completion can start more requests (a tag library);
-#: other in-flight requests (beacons, keepalive fetches, long polls) stop
-#: counting as activity after STALE_MS.
+#: Resource types whose completion can start more requests (a tag library).
 BLOCKING_TYPES = {"Document", "Script"}
+SCRIPT_STALE_MS = 5000
+#: GET XHR/fetch answers may load a tag (a tag manager's config): waited for up to
+#: STALE_MS.  POSTs send data (beacons, batches; keepalive fetches may never report
+#: their end to DevTools): their start is what counts.
+ANSWER_TYPES = {"XHR", "Fetch"}
 STALE_MS = 1500
+#: Request types that are never tags (streams, media).
+NOT_TAGS = {"EventSource", "WebSocket", "Media", "Manifest", "Preflight", "CSPViolationReport"}
+#: Requests to one endpoint that count as new activity; later ones are repeats.
+REPEAT_LIMIT = 2
 
 
 class Activity:
@@ -25,17 +47,53 @@ class Activity:
         # requestId -> (started, resource type, session).  Keyed by requestId
         # alone: a cross-site frame's navigation starts in the parent's session
         # and finishes in the out-of-process iframe's session.
-        self._inflight: dict[str, tuple[float, str, str | None]] = {}
+        self._inflight: dict[str, tuple[float, str, str | None]] = {}  # POST XHR/fetch: type "Beacon"
         self._timers: dict[tuple, int] = {}
         self._late_timers: dict[tuple, int] = {}
-        self._last_activity = time.monotonic()
+        self._endpoints: dict[tuple, int] = {}
+        self._last_activity = time.monotonic()  # last new request / pending-work change (quiet window)
+        self._last_change = self._last_activity  # last event of any kind (wait_dom_change)
+        self.last_new_request = 0.0  # monotonic time of the last request counted as new
         self._cond = threading.Condition()
         self.aborted = False
 
-    def _touch(self) -> None:
+    def _touch(self, activity: bool = True) -> None:
+        """Record an event; ``activity`` False for changes that do not restart the quiet window."""
         with self._cond:
-            self._last_activity = time.monotonic()
+            self._last_change = time.monotonic()
+            if activity:
+                self._last_activity = self._last_change
             self._cond.notify_all()
+
+    def _note_request(self, request_id: str, url: str, resource_type: str, session: str | None,
+                      method: str = "GET") -> None:
+        """A request started (caller holds the lock)."""
+        now = time.monotonic()
+        self._last_change = now
+        if resource_type in NOT_TAGS:
+            return
+        waited_type = "Beacon" if resource_type in ANSWER_TYPES and method != "GET" else resource_type
+        self._inflight[request_id] = (now, waited_type, session)
+        parts = urlsplit(url)
+        key = (parts.hostname, parts.path)
+        self._endpoints[key] = self._endpoints.get(key, 0) + 1
+        if self._endpoints[key] <= REPEAT_LIMIT or resource_type in BLOCKING_TYPES:
+            self._last_activity = self.last_new_request = now
+
+    def _note_finished(self, request_id: str) -> None:
+        """A request ended (caller holds the lock).  Its end restarts the
+        quiet window only when it was still being waited for."""
+        now = time.monotonic()
+        self._last_change = now
+        entry = self._inflight.pop(request_id, None)
+        if entry is not None and self._waited_for(entry, now):
+            self._last_activity = now
+
+    def _note_timers(self, key: tuple, timers: int, late: int) -> None:
+        """Pending (non-recurring) timers of one document or worker changed (caller holds the lock)."""
+        self._timers[key] = timers
+        self._late_timers[key] = late
+        self._last_activity = self._last_change = time.monotonic()
 
     def _forget_session(self, session: str | None) -> None:
         """Drop what a detached target had pending (caller holds the lock)."""
@@ -50,17 +108,35 @@ class Activity:
         return False
 
     # -- waiting ---------------------------------------------------------------
+    @staticmethod
+    def _waited_for(entry: tuple, now: float) -> bool:
+        started, resource_type, _session = entry
+        age_ms = (now - started) * 1000
+        if resource_type in BLOCKING_TYPES:
+            return age_ms < SCRIPT_STALE_MS
+        return resource_type in ANSWER_TYPES and age_ms < STALE_MS
+
     def _busy(self, now: float) -> bool:
-        for started, resource_type, _session in self._inflight.values():
-            if resource_type in BLOCKING_TYPES or (now - started) * 1000 < STALE_MS:
-                return True
+        if any(self._waited_for(entry, now) for entry in self._inflight.values()):
+            return True
         return self._pending_work() or any(n > 0 for n in self._timers.values())
 
-    def wait_quiet(self, quiet_ms: int, cap_ms: int, deadline: float | None = None) -> bool:
-        """Block until no activity for ``quiet_ms`` and nothing pending, or
+    def _next_stale(self, now: float) -> float | None:
+        """When the next waited-for request stops being waited for (monotonic s)."""
+        times = [e[0] + (SCRIPT_STALE_MS if e[1] in BLOCKING_TYPES else STALE_MS) / 1000.0
+                 for e in self._inflight.values() if self._waited_for(e, now)]
+        return min(times) if times else None
+
+    def wait_quiet(self, quiet_ms: int, cap_ms: int, deadline: float | None = None,
+                   since: float | None = None) -> bool:
+        """Block until no new request for ``quiet_ms`` and nothing pending, or
         ``cap_ms`` elapsed, or ``deadline`` (monotonic seconds) passed.
 
-        Returns True when the page went quiet, False on the cap/deadline.
+        Args:
+            since: monotonic seconds; the quiet window starts no earlier than
+                this (the flush: wait ``quiet_ms`` after the events were fired).
+        Returns:
+            True when the page went quiet, False on the cap/deadline.
         Woken by CDP events through a condition variable; never polls.
         """
         end = time.monotonic() + cap_ms / 1000.0
@@ -69,24 +145,39 @@ class Activity:
         with self._cond:
             while not self.aborted:
                 now = time.monotonic()
-                idle_for = now - self._last_activity
-                if not self._busy(now) and idle_for * 1000 >= quiet_ms:
+                last = max(self._last_activity, since or 0.0)
+                busy = self._busy(now)
+                if not busy and (now - last) * 1000 >= quiet_ms:
                     return True
                 if now >= end:
                     return False
-                wake = min(end, self._last_activity + quiet_ms / 1000.0) if not self._busy(now) else end
-                stale = [s + STALE_MS / 1000.0 for s, t, _ in self._inflight.values() if t not in BLOCKING_TYPES]
-                if stale:
-                    wake = min([wake] + [s for s in stale if s > now])
+                wake = end if busy else min(end, last + quiet_ms / 1000.0)
+                stale = self._next_stale(now)
+                if stale is not None:
+                    wake = min(wake, stale)
                 self._cond.wait(timeout=max(0.005, wake - now))
         return False
 
+    def wait_new_request(self, since: float, timeout_ms: int, deadline: float | None = None) -> bool:
+        """Block until a request counted as new starts after ``since``
+        (monotonic s), or ``timeout_ms``/``deadline``.  True when one started."""
+        end = time.monotonic() + timeout_ms / 1000.0
+        if deadline is not None:
+            end = min(end, deadline)
+        with self._cond:
+            while not self.aborted and self.last_new_request <= since:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(timeout=remaining)
+            return not self.aborted
+
     def wait_dom_change(self, since: float, timeout_s: float) -> bool:
-        """Block until a DOM mutation or timer change after ``since``
+        """Block until a DOM mutation, request or timer change after ``since``
         (monotonic), or ``timeout_s``.  Returns True when something changed."""
         end = time.monotonic() + timeout_s
         with self._cond:
-            while not self.aborted and self._last_activity <= since:
+            while not self.aborted and self._last_change <= since:
                 remaining = end - time.monotonic()
                 if remaining <= 0:
                     return False
@@ -94,7 +185,7 @@ class Activity:
             return not self.aborted
 
     def idle(self, quiet_ms: int = 0, include_late: bool = False) -> bool:
-        """True when nothing is pending and nothing happened for ``quiet_ms``.
+        """True when nothing is pending and no new request for ``quiet_ms``.
         ``include_late``: timers up to the late horizon (late banners) count too."""
         with self._cond:
             now = time.monotonic()

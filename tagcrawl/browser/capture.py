@@ -19,6 +19,7 @@ from pathlib import Path
 from ..egress.status import egress_error
 from ..vendors.types import Request
 from .activity import Activity
+from .emulation import worker_setup_commands
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,8 @@ class NetworkCapture(Activity):
         self._main_bytes: dict[tuple, int] = {}
         self.dialogs, self.dialog_storm = 0, False
         self._pending_bodies: dict[tuple, dict] = {}
+        # (session, executionContextId) of every frame's main world (the flush fires events in each).
+        self.frame_contexts: set[tuple[str | None, int]] = set()
         self._guard_executor: ThreadPoolExecutor | None = None
 
     # -- wiring -------------------------------------------------------------
@@ -101,9 +104,9 @@ class NetworkCapture(Activity):
         if kind == "page" and parent is None and self.page_session is None:
             self.page_session = session
             self.page_target = info.get("targetId")
-        if kind in PAGE_TYPES:
-            for method, method_params in self.page_setup:
-                send(method, method_params)
+        for method, method_params in (self.page_setup if kind in PAGE_TYPES else
+                                      worker_setup_commands(self.page_setup)):
+            send(method, method_params)
         send("Network.enable", {"maxPostDataSize": 65536})
         if kind in PAGE_TYPES:
             send("Page.enable")
@@ -116,10 +119,31 @@ class NetworkCapture(Activity):
         send("Runtime.runIfWaitingForDebugger")
         self._touch()
 
+    def adopt(self, spare: "NetworkCapture", cdp) -> None:
+        """Take over a spare context's capture (``spare.py``): its DevTools
+        connection, targets and frame contexts; then apply this crawl's page
+        setup (user agent, Client Hints, locale, timezone) and request guard to
+        the targets already attached.  The spare has loaded nothing."""
+        self.cdp = cdp
+        cdp.on_event = self.on_event
+        with spare._cond, self._cond:
+            self.context_id = spare.context_id
+            self.sessions.update(spare.sessions)
+            self.page_session, self.page_target = spare.page_session, spare.page_target
+            self.frame_contexts |= spare.frame_contexts
+        for session, info in list(self.sessions.items()):
+            setup = self.page_setup if info["type"] in PAGE_TYPES else worker_setup_commands(self.page_setup)
+            for method, method_params in setup:
+                cdp.send(method, method_params, session)
+            if self.request_guard is not None:
+                cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}, session)
+        self._touch()
+
     def _detached(self, params: dict, _session: str | None) -> None:
         gone = params.get("sessionId")
         self.sessions.pop(gone, None)
         with self._cond:
+            self.frame_contexts = {c for c in self.frame_contexts if c[0] != gone}
             self._forget_session(gone)
             self._cond.notify_all()
 
@@ -141,10 +165,9 @@ class NetworkCapture(Activity):
                       timestamp=(params.get("wallTime") or time.time()) * 1000.0,
                       headers=dict(request.get("headers") or {}))
         with self._cond:
-            self._inflight[key[1]] = (time.monotonic(), resource_type, session)
+            self._note_request(key[1], url, resource_type, session, record["method"])
             if resource_type == "Document" and params.get("frameId") == self.page_target:
                 self._main_request, self.main_status, self.main_error = key, None, None
-            self._last_activity = time.monotonic()
             if body is None and request.get("hasPostData"):
                 self._pending_bodies[key] = record
             else:
@@ -175,7 +198,7 @@ class NetworkCapture(Activity):
             self.main_status = response.get("status")
             # An answer of the egress proxy's own (refusal, unreachable server) is a network error.
             self.main_error = self.main_error or egress_error(response.get("headers") or {})
-        self._touch()
+        self._touch(activity=False)
 
     def _data(self, params: dict, session: str | None) -> None:
         """Count the main document's bytes; past ``page_max_bytes``, stop loading it."""
@@ -189,8 +212,7 @@ class NetworkCapture(Activity):
 
     def _finished(self, params: dict, session: str | None) -> None:
         with self._cond:
-            self._inflight.pop(params.get("requestId"), None)
-            self._last_activity = time.monotonic()
+            self._note_finished(params.get("requestId"))
             if (session, params.get("requestId")) == self._main_request and params.get("errorText"):
                 self.main_error = params["errorText"]
             self._cond.notify_all()
@@ -222,10 +244,29 @@ class NetworkCapture(Activity):
             if "dl" in message:
                 self.datalayer.append(message["dl"])
             if "timers" in message:
-                self._timers[(session, message.get("w"))] = int(message["timers"])
-                self._late_timers[(session, message.get("w"))] = int(message.get("late") or 0)
-            self._last_activity = time.monotonic()
+                self._note_timers((session, message.get("w")), int(message["timers"]), int(message.get("late") or 0))
+            else:
+                self._last_change = time.monotonic()  # DOM mutation, dataLayer push
             self._cond.notify_all()
+
+    def _context_created(self, params: dict, session: str | None) -> None:
+        context = params.get("context", {})
+        if (context.get("auxData") or {}).get("isDefault"):
+            with self._cond:
+                self.frame_contexts.add((session, context.get("id")))
+
+    def _context_destroyed(self, params: dict, session: str | None) -> None:
+        with self._cond:
+            self.frame_contexts.discard((session, params.get("executionContextId")))
+
+    def _contexts_cleared(self, _params: dict, session: str | None) -> None:
+        with self._cond:
+            self.frame_contexts = {c for c in self.frame_contexts if c[0] != session}
+
+    def contexts(self) -> list[tuple[str | None, int]]:
+        """``(session, executionContextId)`` of the main world of every live frame."""
+        with self._cond:
+            return sorted(self.frame_contexts, key=lambda c: (c[0] != self.page_session, c[1]))
 
     def _dialog(self, _params: dict, session: str | None) -> None:
         """Dismiss every dialog; past DIALOG_LIMIT, end the page's script too
@@ -249,12 +290,20 @@ class NetworkCapture(Activity):
         "Fetch.requestPaused": _paused,
         "Runtime.bindingCalled": _binding,
         "Page.javascriptDialogOpening": _dialog,
+        "Runtime.executionContextCreated": _context_created,
+        "Runtime.executionContextDestroyed": _context_destroyed,
+        "Runtime.executionContextsCleared": _contexts_cleared,
     }
 
     def close(self) -> None:
         """Release the guard's threads (end of the crawl)."""
         if self._guard_executor is not None:
             self._guard_executor.shutdown(wait=False, cancel_futures=True)
+
+    def request_count(self) -> int:
+        """Requests captured so far (those whose POST body is being fetched included)."""
+        with self._cond:
+            return len(self.requests) + len(self._pending_bodies)
 
     def snapshot(self) -> list[Request]:
         """Requests captured so far, in the order they were sent."""

@@ -41,6 +41,8 @@ BASE_CHROME_ARGS = (
     "--metrics-recording-only",
     "--password-store=basic",
     "--window-size=1366,900",
+    # navigator.webdriver false in every frame and worker (docs/stealth.md).
+    "--disable-blink-features=AutomationControlled",
 )
 
 CHROME_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")

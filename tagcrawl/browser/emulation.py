@@ -34,13 +34,19 @@ def country_locale(country: str) -> dict:
     return {"locale": locale, "accept_language": accept, "timezone": MAIN_ZONES.get(code, zones[0])}
 
 
-def page_setup_commands(user_agent: str | None, country: str | None) -> list[tuple[str, dict]]:
+def page_setup_commands(user_agent: str | None, country: str | None,
+                        client_hints: dict | None = None) -> list[tuple[str, dict]]:
     """CDP commands sent to every page/iframe target before it runs.
 
     Args:
-        user_agent: the browser's UA (``Browser.getVersion``); "HeadlessChrome"
+        user_agent: the browser's UA (``navigator.userAgent``); "HeadlessChrome"
             is replaced by "Chrome" so vendors serve their normal tags.
         country: ISO alpha-2 or None.
+        client_hints: ``Emulation.UserAgentMetadata`` (``stealth.BrowserIdentity.metadata()``)
+            for the ``Sec-CH-UA*`` headers and ``navigator.userAgentData``; None leaves Chrome's own.
+    Returns:
+        ``[(method, params)]``; the ``Network.setUserAgentOverride`` entry (first
+        when present) also applies to workers (``worker_setup_commands``).
     """
     commands: list[tuple[str, dict]] = []
     override: dict = {}
@@ -55,8 +61,16 @@ def page_setup_commands(user_agent: str | None, country: str | None) -> list[tup
         commands.append(("Emulation.setLocaleOverride", {"locale": settings["locale"].replace("-", "_")}))
         commands.append(("Emulation.setTimezoneOverride", {"timezoneId": settings["timezone"]}))
     if override.get("userAgent"):
+        if client_hints:
+            override["userAgentMetadata"] = client_hints
         commands.insert(0, ("Network.setUserAgentOverride", override))
     return commands
+
+
+def worker_setup_commands(page_setup: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The part of ``page_setup`` that workers take (their Network domain:
+    user agent, Client Hints, Accept-Language; workers have no Emulation domain)."""
+    return [(m, p) for m, p in page_setup if m == "Network.setUserAgentOverride"]
 
 
 def proxy_for(proxy_url: str | None, use_proxy: bool, country: str | None) -> str | None:

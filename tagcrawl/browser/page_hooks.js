@@ -1,9 +1,23 @@
 // Installed in every document before its own scripts run
 // (Page.addScriptToEvaluateOnNewDocument).  Reports activity to the crawler
 // through the CDP binding __tcActivity: pending JS timers (tags injected late:
-// up to HORIZON ms; consent banners drawn late: up to LATE ms), DOM mutations (late consent banners) and window.dataLayer pushes.
+// up to HORIZON ms; consent banners drawn late: up to LATE ms; recurring timers
+// are left out), DOM mutations (late consent banners) and window.dataLayer pushes.
 // It also remembers closed shadow roots for the consent scanner.
 (() => {
+  // ChromeDriver's own document-start script caches built-ins on the window
+  // (cdc_<key>_Array, ..._Promise, ...); pages and bot detectors (BotD) look for
+  // them.  Remove them whether that script ran before this one or runs after.
+  const CDC = /^([a-z]){3}_.*_(Array|Object|Promise|Proxy|Symbol|JSON|Window)$/;
+  for (const name of Object.getOwnPropertyNames(window)) if (CDC.test(name)) delete window[name];
+  for (const kind of ["Array", "Object", "Promise", "Proxy", "Symbol", "JSON", "Window"]) {
+    const name = "cdc_adoQpoasnfa76pfcZLmcfl_" + kind;
+    if (Object.getOwnPropertyDescriptor(window, name)) continue;
+    try {
+      Object.defineProperty(window, name, { configurable: true, get() { return undefined; },
+                                            set(v) { delete window[name]; } });
+    } catch (e) {}
+  }
   if (window.__tcHooked) return;
   Object.defineProperty(window, "__tcHooked", { value: true });
   const send = (msg) => { try { window.__tcActivity(JSON.stringify(msg)); } catch (e) {} };
@@ -16,10 +30,17 @@
     send({ w: win, timers: pending.size - late, late });
   };
   const st = window.setTimeout, ct = window.clearTimeout;
+  // A timer set again from a call site whose timer already fired is recurring
+  // (polling, heartbeats, batch flushes): not pending work, not reported.
+  const fired = new Set();
+  const site = () => { const s = new Error().stack || ""; return s.split("\n")[3] || ""; };
   window.setTimeout = function (fn, ms, ...rest) {
     const delay = Number(ms) || 0;
     if (typeof fn !== "function" || delay < 20 || delay > LATE) return st.call(this, fn, ms, ...rest);
+    const where = site();  // delays vary (jitter, backoff): the call site alone
+    if (fired.has(where)) return st.call(this, fn, ms, ...rest);
     const id = st.call(this, function () {
+      fired.add(where);
       pending.delete(id); report();
       return fn.apply(this, arguments);
     }, ms, ...rest);

@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 
 from .capture import NetworkCapture
-from .cdp import CDPConnection, CDPError
+from .cdp import CDPConnection
 from .driver_factory import BrowserHandle
+from .spare import close_context, open_context, recycle_in_background, take_spare
 
 log = logging.getLogger(__name__)
 
@@ -26,35 +27,36 @@ class CrawlSession:
         handle: a pooled browser.
         capture: a ``NetworkCapture`` configured for this crawl.
         proxy_server: ``scheme://host:port`` for this context only, or None.
+        spare: when given, ``{"capture": NetworkCapture keyword arguments,
+            "proxy_server": the next crawl's likely proxy}`` of a spare context
+            prepared in the background after this crawl (``spare.py``).
     Attributes:
         driver: the WebDriver, switched to this context's page.
         cdp: the browser-level DevTools connection.
         context_id, target_id: ids of the browser context and its page.
     """
 
-    def __init__(self, handle: BrowserHandle, capture: NetworkCapture, proxy_server: str | None = None):
+    def __init__(self, handle: BrowserHandle, capture: NetworkCapture, proxy_server: str | None = None,
+                 spare: dict | None = None):
         self.handle = handle
         self.driver = handle.driver
         self.capture = capture
         self.proxy_server = proxy_server
+        self.spare = spare
         self.cdp: CDPConnection | None = None
         self.context_id: str | None = None
         self.target_id: str | None = None
         self._anchor: str | None = None
 
     def __enter__(self) -> "CrawlSession":
-        self._anchor = self.driver.current_window_handle
-        self.cdp = CDPConnection(self.handle.cdp_url, on_event=self.capture.on_event)
-        self.capture.bind(self.cdp)
-        params = {"disposeOnDetach": True}
-        if self.proxy_server:
-            params.update(proxyServer=self.proxy_server, proxyBypassList="<-loopback>")
-        self.context_id = self.cdp.call("Target.createBrowserContext", params)["browserContextId"]
-        self.capture.context_id = self.context_id
-        self.cdp.call("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True})
-        self.target_id = self.cdp.call("Target.createTarget",
-                                       {"url": "about:blank", "browserContextId": self.context_id})["targetId"]
-        self.driver.switch_to.window(self.target_id)
+        ready = take_spare(self.handle, self.proxy_server)
+        self._anchor = self.handle.extra.get("anchor") or self.driver.current_window_handle
+        self.handle.extra["anchor"] = self._anchor  # the driver's own window, outlives every context
+        if ready is not None:
+            self.capture.adopt(ready.capture, ready.cdp)
+            self.cdp, self.context_id, self.target_id = ready.cdp, ready.context_id, ready.target_id
+        else:
+            self.cdp, self.context_id, self.target_id = open_context(self.handle, self.capture, self.proxy_server)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -62,21 +64,18 @@ class CrawlSession:
 
     def close(self) -> None:
         """Dispose the context (cookies, storage, cache, workers go with it).
-        Errors are logged, not raised: the pool checks the browser's health."""
+        With ``spare``, this and opening the next crawl's context happen in the background
+        (``spare.py``).  Errors are logged, not raised: the pool checks the
+        browser's health."""
         if self.cdp is None:
             return
-        try:
-            if self.target_id:
-                self.cdp.call("Target.closeTarget", {"targetId": self.target_id}, timeout_s=5)
-            if self.context_id:
-                self.cdp.call("Target.disposeBrowserContext", {"browserContextId": self.context_id}, timeout_s=5)
-        except CDPError as exc:
-            log.info("browser context clean-up failed: %s", exc)
-            self.handle.broken = True
-        finally:
-            self.cdp.close()
-            self.cdp = None
-            self.capture.close()
+        cdp, self.cdp = self.cdp, None
+        self.capture.close()
+        if self.spare is not None and not self.handle.broken:
+            recycle_in_background(self.handle, cdp, self.context_id, self.target_id, self.spare["capture"],
+                                  self.spare.get("proxy_server"), self._anchor)
+            return
+        close_context(self.handle, cdp, self.context_id, self.target_id)
         try:
             if self._anchor:
                 self.driver.switch_to.window(self._anchor)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
-from ..stream.domains import registrable_domain
 from ..vendors import find_vendor
 from ..vendors.cookies import cookie_vendor_key
 from . import signals, tcf
+from .party import party as cookie_party
 
 PHASES = ("before_consent", "after_accept", "after_reject", "no_banner")
 
@@ -144,13 +144,13 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
         stores_consent: the CMP stored the choice in it}]``, sorted by phase
         order then name.
     """
-    site = registrable_domain(urlsplit(page_url).hostname or "")
+    page_host = urlsplit(page_url).hostname or ""
     out = []
     for cookie in cookies:
         name, domain = cookie.get("name"), cookie.get("domain") or ""
         key = cookie_vendor_key(name)
         vendor = find_vendor(key) if key else None
-        party = "first" if site and registrable_domain(domain.lstrip(".")) == site else "third"
+        party = cookie_party(domain, page_host)
         session = bool(cookie.get("session")) or _expiry(cookie) is None
         out.append({"name": name, "domain": domain, "party": party, "session": session,
                     "expires": _expiry(cookie), "phase": facts.cookie_phase((name, cookie.get("domain"))),

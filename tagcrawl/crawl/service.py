@@ -23,13 +23,16 @@ from ..browser.consent_signals import collect_signals
 from ..compliance import report as compliance
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
+from ..browser.flush import flush_page
 from ..egress.chrome import context_proxy
 from ..browser.pool import PoolExhausted, get_pool
 from ..browser.session import CrawlSession
+from ..browser.stealth import browser_identity
 from ..netguard import url_refusal
 from ..vendors import match_requests, pixels_from_hits
 from .rules import evaluate_rules
 from .screenshots import save_screenshot
+from .timing import PhaseTimings
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ class CrawlOutcome:
     response: dict
     hits: list = field(default_factory=list)
     requests: list = field(default_factory=list)
+    timings: PhaseTimings = field(default_factory=PhaseTimings)
 
 
 def _base_response(request: dict, session_id: str) -> dict:
@@ -77,8 +81,9 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     cookies: list = []
     datalayer: list = []
     requests: list = []
+    timings = PhaseTimings(created=started)
     try:
-        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline)
+        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline, timings)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -88,32 +93,34 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     if response["error"] and not response["message"]:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
-    return CrawlOutcome(response=response, hits=hits, requests=requests)
+    log.info("crawl %s %s: %d ms (%s)", session_id, request["url"], response["timeTaken"], timings.summary())
+    return CrawlOutcome(response=response, hits=hits, requests=requests, timings=timings)
 
 
-def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float):
+def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float, timings: PhaseTimings):
     refusal = url_refusal(request["url"], config.get("ALLOW_PRIVATE_TARGETS", False))
     if refusal:
         raise CrawlFailed(f"refused to crawl: {refusal}")
     pool = get_pool(config)
     try:
+        checkout = time.monotonic()
         with pool.browser(timeout_s=max(0.1, deadline - time.monotonic())) as handle:
-            return _crawl_in(handle, config, request, options, response, deadline)
+            timings.add("checkout", checkout)  # pool wait + health check
+            return _crawl_in(handle, config, request, options, response, deadline, timings)
     except PoolExhausted as exc:
         raise CrawlFailed(f"all browsers are busy: {exc}") from exc
     except BrowserUnavailable as exc:
         raise CrawlFailed(f"browser unavailable: {exc}") from exc
 
 
-def _crawl_in(handle, config, request, options, response, deadline):
+def _crawl_in(handle, config, request, options, response, deadline, timings):
     allow_private = config.get("ALLOW_PRIVATE_TARGETS", False)
     guard = None if allow_private else (lambda url: url_refusal(url, False))
-    if "user_agent" not in handle.extra:
-        try:
-            handle.extra["user_agent"] = handle.driver.execute_script("return navigator.userAgent")
-        except WebDriverException:
-            handle.extra["user_agent"] = None
-    capture = NetworkCapture(page_setup=page_setup_commands(handle.extra["user_agent"], options.get("country")),
+    if "identity" not in handle.extra:
+        handle.extra["identity"] = browser_identity(handle.driver)
+    identity = handle.extra["identity"]
+    capture = NetworkCapture(page_setup=page_setup_commands(identity and identity.user_agent, options.get("country"),
+                                                            identity and identity.metadata()),
                              request_guard=guard, timer_horizon_ms=config.get("TIMER_HORIZON_MS", 4000))
     capture.page_max_bytes = config.get("PAGE_MAX_BYTES")
     expired = threading.Event()
@@ -133,8 +140,15 @@ def _crawl_in(handle, config, request, options, response, deadline):
     watchdog.daemon = True
     watchdog.start()
     try:
-        with CrawlSession(handle, capture, proxy_server=proxy) as session:
-            result = _steps(session, config, request, options, response, deadline)
+        with timings.phase("browser"):
+            session = CrawlSession(handle, capture, proxy_server=proxy, spare={
+                "capture": {"timer_horizon_ms": config.get("TIMER_HORIZON_MS", 4000)},
+                "proxy_server": _usual_proxy(config)}).__enter__()
+        try:
+            result = _steps(session, config, request, options, response, deadline, timings)
+        finally:
+            with timings.phase("browser"):
+                session.close()
         if capture.dialog_storm:
             raise CrawlFailed(DIALOGS_MESSAGE)
         return result
@@ -156,6 +170,14 @@ def _crawl_in(handle, config, request, options, response, deadline):
         if expired.is_set() and response.get("error") is None:
             response["error"] = {"error": True,
                                  "message": f"crawl deadline of {config.get('CRAWL_TIMEOUT_S', 25):g} s exceeded"}
+
+
+def _usual_proxy(config: dict) -> str | None:
+    """The per-context proxy of a crawl without ``options.country`` (the spare context's)."""
+    try:
+        return context_proxy(config, proxy_for(config.get("PROXY_URL"), True, None))
+    except (ValueError, OSError):
+        return None
 
 
 def _navigate(session, url: str, config: dict, deadline: float) -> str | None:
@@ -194,46 +216,59 @@ def _blocked_redirect_message(capture) -> str | None:
     return None
 
 
-def _steps(session, config, request, options, response, deadline):
+def _steps(session, config, request, options, response, deadline, timings):
     capture, quiet, cap = session.capture, config.get("QUIET_MS", 500), config.get("QUIET_CAP_MS", 8000)
-    error = _navigate(session, request["url"], config, deadline)
+    with timings.phase("navigate"):
+        error = _navigate(session, request["url"], config, deadline)
     if error:
         raise CrawlFailed(error)
-    capture.wait_quiet(quiet, cap, deadline)
-    response["cookiesBefore"] = len(session.cookies())
+    with timings.phase("quiet"):
+        capture.wait_quiet(quiet, cap, deadline)
+    with timings.phase("collect"):
+        response["cookiesBefore"] = len(session.cookies())
     shots = bool(options.get("screenShots"))
-    before = save_screenshot(config, session.driver.get_screenshot_as_png()) if shots else None
-    try:
-        probe = session.driver.execute_script(blocking.PROBE_JS)
-    except WebDriverException:
-        probe = None
+    with timings.phase("screenshot"):
+        before = save_screenshot(config, session.driver.get_screenshot_as_png()) if shots else None
+    with timings.phase("probe"):
+        try:
+            probe = session.driver.execute_script(blocking.PROBE_JS)
+        except WebDriverException:
+            probe = None
     kind, reason = blocking.classify(capture.main_status, probe)
     if kind:
         response["button"]["error_message"] = kind
         response["error"] = {"error": True, "message": reason}
     consent, frames = ConsentResult(action=consent_action(options)), []
     if not kind:
-        consent = handle_consent(session, config, click=consent.action != "none", deadline=deadline,
-                                 action=consent.action)
+        with timings.phase("consent"):
+            consent = handle_consent(session, config, click=consent.action != "none", deadline=deadline,
+                                     action=consent.action)
         response["button"].update(button_text=consent.button_text, consent_banner=consent.banner)
         if consent.clicked and not consent.verified:
             response["message"] = (f"consent {consent.action} clicked ({', '.join(consent.attempts)}), but "
                                    "it was not verified (the banner stayed or no choice was stored)")
-        capture.wait_quiet(quiet, cap, deadline)
-        frames = collect_signals(session.driver)
+        with timings.phase("quiet_after"):
+            capture.wait_quiet(quiet, cap, deadline)
+        with timings.phase("consent_signals"):
+            frames = collect_signals(session.driver)
     if shots:
-        after = save_screenshot(config, session.driver.get_screenshot_as_png())
+        with timings.phase("screenshot"):
+            after = save_screenshot(config, session.driver.get_screenshot_as_png())
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
-    cookies = session.cookies()
-    response["cookiesAfter"] = len(cookies)
-    requests = capture.snapshot()
-    hits = match_requests(requests)
-    response["marketingPixels"] = pixels_from_hits(hits)
-    compliance.build(response, hits, cookies, request["url"], compliance.ConsentFacts(
-        banner=consent.banner, action=consent.action, verified=consent.verified,
-        choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
-        cmp=consent.cmp, button_text=consent.button_text, frames=frames,
-        choice_cookies={e[len("cookie "):] for e in consent.evidence if e.startswith("cookie ")}))
+    with timings.phase("flush"):
+        flush_page(capture, config.get("FLUSH_QUIET_MS", 300), config.get("FLUSH_CAP_MS", 2000), deadline,
+                   config.get("FLUSH_START_MS", 50))
+    with timings.phase("collect"):
+        cookies = session.cookies()
+        response["cookiesAfter"] = len(cookies)
+        requests = capture.snapshot()
+        hits = match_requests(requests)
+        response["marketingPixels"] = pixels_from_hits(hits)
+        compliance.build(response, hits, cookies, request["url"], compliance.ConsentFacts(
+            banner=consent.banner, action=consent.action, verified=consent.verified,
+            choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
+            cmp=consent.cmp, button_text=consent.button_text, frames=frames,
+            choice_cookies={e[len("cookie "):] for e in consent.evidence if e.startswith("cookie ")}))
     return hits, cookies, list(capture.datalayer), requests
 
 

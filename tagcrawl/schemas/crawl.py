@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from .common import (CONDITION_MSG, COUNTRY_CODES, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
+from .coded import CodedSchema
+from .common import (CONDITION_MSG, COUNTRY_UPPER, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      HttpUrl, StrictBoolean, validate_country, validate_uuid4)
-from ..crawl.rules import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
+from ..types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
 
-class OptionsSchema(Schema):
+
+class OptionsSchema(CodedSchema):
     """Spec 2.2 Options.  Every field optional and nullable."""
 
     class Meta:
@@ -16,7 +18,7 @@ class OptionsSchema(Schema):
     screenShots = StrictBoolean(allow_none=True, load_default=False)
     byPassConsent = StrictBoolean(allow_none=True, load_default=True)
     country = fields.String(allow_none=True, load_default=None, validate=validate_country,
-                            metadata={"enum": COUNTRY_CODES + [None]})
+                            metadata={"enum": COUNTRY_UPPER + [None]})
     proxy = StrictBoolean(allow_none=True, load_default=True)
     webhook = StrictBoolean(allow_none=True, load_default=False)
     consentAction = fields.String(
@@ -27,7 +29,7 @@ class OptionsSchema(Schema):
                                  "`byPassConsent` true means `accept`, false means `none`."})
 
 
-class ValidationRuleSchema(Schema):
+class ValidationRuleSchema(CodedSchema):
     """Spec 2.3 ValidationRule; semantics in ``crawl/rules.py``."""
 
     class Meta:
@@ -50,7 +52,7 @@ class ValidationRuleSchema(Schema):
             raise ValidationError(PATH_DEPTH_MSG, field_name="key")
 
 
-class CrawlRequestSchema(Schema):
+class CrawlRequestSchema(CodedSchema):
     """Spec 2.1 CrawlRequest.  ``session_id`` must be present; null or a uuid4."""
 
     class Meta:
@@ -241,4 +243,4 @@ class CrawlResponseSchema(Schema):
 class HTTPValidationErrorSchema(Schema):
     """The 422 body: ``{"detail": [{"loc": [...], "msg": str, "type": str}]}``."""
 
-    detail = fields.List(fields.Dict(), required=True)
+    detail = fields.List(fields.Nested("ValidationErrorItemSchema"), required=True)

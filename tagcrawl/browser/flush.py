@@ -1,0 +1,83 @@
+"""Flush what the page queued: do what a leaving visitor's browser does.
+
+Analytics SDKs batch events and send the batch on a timer, or at once when the
+page is hidden or left (``visibilitychange`` to hidden, ``pagehide``), with
+``navigator.sendBeacon`` or ``fetch(..., {keepalive: true})``.  Before the
+final collection the crawl fires those two events in every frame (the main
+world of each frame, out-of-process iframes included), with
+``document.visibilityState`` reading "hidden", then waits a short,
+event-driven window for the requests they start.  Nothing navigates: the page
+stays loaded (the "after" screenshot is taken before).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import wait
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+#: Runs in each frame's main world; returns the frame's URL.
+LEAVE_JS = """(() => {
+  try {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  } catch (e) {}
+  document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
+  window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
+  return location.href;
+})()"""
+
+
+@dataclass
+class FlushResult:
+    """What the flush did.
+
+    Attributes:
+        frames: frames the events were fired in.
+        requests: requests counted as new that started during the flush window.
+        quiet: True when the window ended on quiet, False on its cap.
+    """
+
+    frames: int = 0
+    requests: int = 0
+    quiet: bool = True
+
+
+def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float | None = None,
+               start_ms: int = 50) -> FlushResult:
+    """Fire ``visibilitychange`` (hidden) and ``pagehide`` in every frame of the
+    crawl's page, then wait for what they send: when no new request starts
+    within ``start_ms`` the window ends there (nothing was queued); otherwise
+    it ends ``quiet_ms`` after the last new request (capped at ``cap_ms``).
+    ``sendBeacon`` and keepalive fetches start inside the event handlers, so
+    they show up within a few ms.
+
+    Args:
+        capture: the crawl's ``NetworkCapture`` (its CDP connection and frame contexts).
+        quiet_ms: ms without a new request that end the window once requests came.
+        cap_ms: longest window, ms.
+        deadline: monotonic seconds; the window never goes past it.
+        start_ms: ms to wait for the first request the events cause.
+    Returns:
+        FlushResult.  Never raises: a frame that is gone is skipped.
+    """
+    result = FlushResult()
+    contexts = capture.contexts()
+    if capture.cdp is None or not contexts:
+        return result
+    before = capture.request_count()
+    futures = [capture.cdp.send("Runtime.evaluate", {"expression": LEAVE_JS, "contextId": context_id,
+                                                     "returnByValue": True}, session)
+               for session, context_id in contexts]
+    remaining = max(0.1, min(cap_ms / 1000.0, (deadline or float("inf")) - time.monotonic()))
+    done, _ = wait(futures, timeout=remaining)
+    result.frames = sum(1 for f in done if f.exception() is None and "result" in f.result()
+                        and "exceptionDetails" not in f.result()["result"])
+    fired = time.monotonic()
+    if capture.wait_new_request(fired, min(start_ms, cap_ms), deadline):
+        result.quiet = capture.wait_quiet(quiet_ms, cap_ms, deadline, since=fired)
+    result.requests = capture.request_count() - before
+    log.debug("flush: fired in %d frames, %d requests after", result.frames, result.requests)
+    return result
