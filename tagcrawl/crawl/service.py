@@ -249,7 +249,7 @@ def _steps(session, config, request, options, response, deadline, timings):
                                    "it was not verified (the banner stayed or no choice was stored)")
         with timings.phase("quiet_after"):
             capture.wait_quiet(quiet, cap, deadline)
-        with timings.phase("consent_signals"):
+        with timings.phase("consent"):  # the CMP APIs of every frame (TCF, US Privacy, GPP)
             frames = collect_signals(session.driver)
     if shots:
         with timings.phase("screenshot"):
