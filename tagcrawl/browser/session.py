@@ -51,6 +51,8 @@ class CrawlSession:
             params.update(proxyServer=self.proxy_server, proxyBypassList="<-loopback>")
         self.context_id = self.cdp.call("Target.createBrowserContext", params)["browserContextId"]
         self.capture.context_id = self.context_id
+        # Downloads are never wanted: denied, so that none is written nor waited for.
+        self.cdp.call("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": self.context_id})
         self.cdp.call("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True})
         self.target_id = self.cdp.call("Target.createTarget",
                                        {"url": "about:blank", "browserContextId": self.context_id})["targetId"]
