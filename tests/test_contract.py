@@ -73,3 +73,12 @@ def test_stream_lengths_are_documented(app):
     assert props["e"]["minLength"] == 1 and props["vn"]["minLength"] == 1 and "maxLength" in props["e"]
     body = build_spec(app)["paths"]["/stream/api/v1"]["post"]["requestBody"]["content"]
     assert list(body) == ["application/json"]  # text/plain is read as the same JSON (description)
+
+
+def test_integral_floats_are_json_integers_in_the_stream(app):
+    """JSON Schema counts ``255.0`` as an integer: ``et`` and ``rl`` take it."""
+    from tagcrawl.schemas import StreamEventRequestSchema
+
+    loaded = StreamEventRequestSchema().load({"t": "4baf9d6d-e8db-4ea4-9800-eaaf06b0641f", "vn": "x", "e": "y",
+                                              "et": 255.0, "rl": 7.0})
+    assert loaded["et"] == 255 and loaded["rl"] == "7"
