@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import uuid
 
@@ -43,6 +44,7 @@ load_all_checks()
 #: Every check Schemathesis registers (no selection): conformance and data acceptance/rejection.
 CHECKS = REGISTRY.get_all()
 ORIGIN = "https://shop.example.com"
+UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 FIXTURE_PAGES = ["https://plain.example/", "https://shop.example/", "https://faults.example/",
                  "https://plain.example/__fixture/status/404", "https://faults.example/__fixture/redirect-loop"]
 
@@ -117,8 +119,9 @@ def _load(live: Live):
             return body
         if operation.method.upper() == "POST" and operation.path == "/api/v1" and isinstance(body.get("url"), str):
             return dict(body, url=FIXTURE_PAGES[len(body["url"]) % len(FIXTURE_PAGES)])
-        if operation.path == "/stream/api/v1" and "t" in body and len(json.dumps(body)) % 3:
-            return dict(body, t=live.token)  # only the credential: never repair a negative case
+        if operation.path == "/stream/api/v1" and UUID_RE.match(str(body.get("t"))) and len(json.dumps(body)) % 3:
+            # Only a well-formed token is swapped for the issued one: a negative case stays negative.
+            return dict(body, t=live.token)
         return body
 
     @schema.hook
