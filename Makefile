@@ -75,6 +75,7 @@ demo: install
 	$(PY) -m tests.web.demo
 
 test: install-dev
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # wrk drives the stream throughput bench.
@@ -83,7 +84,7 @@ system-bench:
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk; fi
 
 # Benchmarks (not tests): crawl latency/throughput/memory, then stream ingestion
-# throughput against a trivial endpoint.  Figures are in README.md.
+# throughput against a trivial endpoint.  Figures are in docs/benchmarks.md.
 bench: install-dev system-bench
 	$(PY) -m bench.crawl_bench
 	$(PY) bench/stream_throughput.py --duration 10 --rounds 5

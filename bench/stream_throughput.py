@@ -203,7 +203,7 @@ def prepare_database(url: str) -> str:
 
     from tagcrawl import create_app
     from tagcrawl.extensions import db
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
@@ -319,7 +319,7 @@ def main() -> int:
         env = {**os.environ, "DATABASE_URL": db_url, "PORT": str(port), "PYTHONPATH": ROOT,
                "TAGCRAWL_LOG_LEVEL": "WARNING"}
         # Every event of the bench comes from one token and one IP: keep the
-        # per-visitor rate limit (tagcrawl/limits.py) in the path, but too high to refuse any.
+        # per-visitor rate limit (tagcrawl/ratelimits.py) in the path, but too high to refuse any.
         env.setdefault("TAGCRAWL_RATELIMIT_STREAM", "100000000/minute")
         log_path = os.path.join(work, "gunicorn.log")
         log = open(log_path, "w")

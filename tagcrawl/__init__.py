@@ -5,27 +5,37 @@ import logging
 import os
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401  (re-exported)
+
+#: ``app.extensions`` key of the app's clock (``create_app(clock=...)``).
+CLOCK = "tagcrawl.clock"
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None = None, *, clock=None) -> Flask:
     """Application factory: settings, extensions, blueprints, errors, CLI.
 
     Args:
         config: overrides applied after the environment (tests pass theirs here).
+        clock: callable returning the current time as an aware UTC datetime
+            (default ``models.utcnow``); the stream stamps events with it.
+            Tests pass a fixed clock here: it is not a setting.
     """
-    from . import commands, docs_blueprint, errors, limits
+    from . import commands, docs_blueprint, errors, openapi, ratelimits
     from .crawl.blueprint import bp as crawl_bp
+    from .crawl.blueprint import meta as meta_bp
     from .dbtimeouts import engine_options
     from .health import bp as health_bp
     from .extensions import db, migrate
+    from .models import utcnow
     from .settings import database_url, load_settings
     from .stream.blueprint import bp as stream_bp
     from .stream.events_api import bp as events_bp
     from .stream.tagjs import bp as tag_bp
 
     app = Flask(__name__, instance_relative_config=True)
+    app.extensions[CLOCK] = clock or utcnow
     app.config.update(load_settings())
     app.config.update(config or {})
     os.makedirs(app.instance_path, exist_ok=True)
@@ -34,14 +44,18 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
                           engine_options(app.config, str(app.config["SQLALCHEMY_DATABASE_URI"])))
     app.json.sort_keys = False
+    if app.config["TRUSTED_PROXIES"] > 0:  # the client IP from X-Forwarded-For, set by that many proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     logging.basicConfig(level=os.environ.get("TAGCRAWL_LOG_LEVEL", "INFO"))
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
-    errors.register_error_handlers(app)
-    for blueprint in (crawl_bp, stream_bp, events_bp, tag_bp, health_bp):
-        app.register_blueprint(blueprint)
-    docs_blueprint.init_app(app)
-    limits.init_app(app)  # after every blueprint: it wraps their views
+    openapi.init_app(app)
+    errors.register_error_handlers(app)  # after openapi: they replace flask-smorest's error shape
+    for blueprint, url_prefix in ((meta_bp, ""), (crawl_bp, "/api/v1"), (events_bp, "/api/v1"),
+                                  (stream_bp, "/stream"), (tag_bp, "/stream"), (docs_blueprint.bp, ""),
+                                  (health_bp, "")):
+        openapi.register(app, blueprint, url_prefix)
+    ratelimits.init_app(app)  # after every blueprint: it applies their declared limits
     commands.init_app(app)
     return app

@@ -17,6 +17,7 @@ from flask import g, request
 from .errors import ApiError
 from .extensions import db
 from .models import ApiKey
+from .webhooks.signing import new_secret
 
 PREFIX_LEN = 16
 
@@ -37,7 +38,7 @@ def create_key(name: str, webhook_url: str | None = None, all_customers: bool = 
     if db.session.scalar(db.select(ApiKey).filter_by(name=name)) is not None:
         raise ValueError(f"an API key named {name!r} exists already")
     key = f"tc_{secrets.token_urlsafe(9)}_{secrets.token_urlsafe(24)}"
-    secret = "whsec_" + secrets.token_urlsafe(24)
+    secret = new_secret()
     row = ApiKey(name=name, key_prefix=key[:PREFIX_LEN], key_hash=hash_key(key),
                  webhook_url=webhook_url, webhook_secret=secret, all_customers=all_customers)
     db.session.add(row)

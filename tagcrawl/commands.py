@@ -49,7 +49,7 @@ def _check_webhook_url(url: str | None) -> None:
 @click.option("--rotate-secret", is_flag=True, help="Issue a new signing secret (printed once).")
 def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
     """Set (or, without URL, remove) the webhook URL of API key NAME."""
-    import secrets
+    from .webhooks.signing import new_secret
 
     row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
     if row is None:
@@ -57,7 +57,7 @@ def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
     _check_webhook_url(url)
     row.webhook_url = url
     if rotate_secret:
-        row.webhook_secret = "whsec_" + secrets.token_urlsafe(24)
+        row.webhook_secret = new_secret()
     db.session.commit()
     click.echo(f"webhook of {name}: {url or '(none)'}")
     if rotate_secret:
@@ -195,7 +195,7 @@ def _fmt_time(value) -> str:
               help="Days until the token expires; 0 for never.")
 def tokens_issue(customer: str, domain_patterns: tuple[str, ...], ttl_days: int) -> None:
     """Issue an ingestion token; prints the token as the last line."""
-    from .stream.tokens import issue_token
+    from .stream.registry import issue_token
 
     try:
         row = issue_token(customer, domain_patterns, ttl_days)
@@ -210,7 +210,7 @@ def tokens_issue(customer: str, domain_patterns: tuple[str, ...], ttl_days: int)
 @click.argument("token")
 def tokens_revoke(token: str) -> None:
     """Revoke TOKEN (other processes stop accepting it within 60 s)."""
-    from .stream.tokens import revoke_token
+    from .stream.registry import revoke_token
 
     try:
         row = revoke_token(token)
@@ -223,7 +223,7 @@ def tokens_revoke(token: str) -> None:
 @click.option("--customer", default=None, help="Only this customer's tokens.")
 def tokens_list(customer: str | None) -> None:
     """List tokens: token, customer, expiry, state."""
-    from .stream.tokens import list_tokens
+    from .stream.registry import list_tokens
 
     for item in list_tokens(customer):
         click.echo(f"{item['token']}\t{item['customer']}\texpires {_fmt_time(item['expires_at'])}\t{item['state']}")
@@ -234,7 +234,7 @@ def tokens_list(customer: str | None) -> None:
 @click.argument("patterns", nargs=-1, required=True)
 def domains_add(customer: str, patterns: tuple[str, ...]) -> None:
     """Whitelist PATTERNS (example.com, *.example.com) for a customer."""
-    from .stream.domains import add_domains
+    from .stream.registry import add_domains
 
     try:
         added = add_domains(customer, patterns)
@@ -248,7 +248,7 @@ def domains_add(customer: str, patterns: tuple[str, ...]) -> None:
 @click.argument("pattern")
 def domains_remove(customer: str, pattern: str) -> None:
     """Remove PATTERN from a customer's whitelist."""
-    from .stream.domains import remove_domain
+    from .stream.registry import remove_domain
 
     try:
         remove_domain(customer, pattern)
@@ -261,7 +261,7 @@ def domains_remove(customer: str, pattern: str) -> None:
 @click.option("--customer", default=None, help="Only this customer's domains.")
 def domains_list(customer: str | None) -> None:
     """List whitelisted domains: customer, pattern."""
-    from .stream.domains import list_domains
+    from .stream.registry import list_domains
 
     for name, pattern in list_domains(customer):
         click.echo(f"{name}\t{pattern}")
@@ -304,5 +304,7 @@ def events_export(since, until, fmt, output, customer, domain, vendor, event_nam
 
 def init_app(app: Flask) -> None:
     """Register every CLI group on ``app``."""
-    for group in (keys, crawl_command, tokens, domains, events, webhooks):
+    from .har.cli import pixels
+
+    for group in (keys, crawl_command, tokens, domains, events, webhooks, pixels):
         app.cli.add_command(group)

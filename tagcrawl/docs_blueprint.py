@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, send_from_directory, url_for
+import flask
+from flask import Response, current_app, jsonify, send_from_directory, url_for
 
+from .edge import Blueprint, operation
 from .errors import ApiError
 from .openapi import document
 
-bp = Blueprint("docs", __name__)
+bp = Blueprint("docs", __name__, description="This API's documentation.")
 
 #: Swagger UI's static files, from the flask-swagger-ui wheel.
 DIST_DIR = str(files("flask_swagger_ui") / "dist")
@@ -55,13 +57,28 @@ INIT_JS = """window.addEventListener("load", function () {
 """
 
 
+def _undocumented(rule: str):
+    """Register a route of ``bp`` with Flask only (Swagger UI's own files are not API operations)."""
+
+    def register(view):
+        flask.Blueprint.add_url_rule(bp, rule, view.__name__, view, methods=["GET"])
+        return view
+
+    return register
+
+
 @bp.get("/openapi.json")
+@bp.doc(**operation("This document", "docs_openapi_json", tag="meta"),
+        responses={200: {"description": "OpenAPI 3.1 document.",
+                         "content": {"application/json": {"schema": {"type": "object"}}}}})
 def openapi_json():
     """The OpenAPI 3.1 document of this service."""
     return jsonify(document(current_app._get_current_object()))
 
 
 @bp.get("/docs")
+@bp.doc(**operation("Interactive API documentation (Swagger UI)", "docs_docs", tag="meta"),
+        responses={200: {"description": "HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}})
 def docs():
     """Swagger UI rendering ``/openapi.json``."""
     asset = lambda name: url_for("docs.asset", filename=name)  # noqa: E731
@@ -73,13 +90,13 @@ def docs():
     return response
 
 
-@bp.get("/docs/tagcrawl-init.js")
+@_undocumented("/docs/tagcrawl-init.js")
 def init_js():
     """Starts Swagger UI on this service's document."""
     return Response(INIT_JS % json.dumps(url_for("docs.openapi_json")), mimetype="application/javascript")
 
 
-@bp.get("/docs/<filename>")
+@_undocumented("/docs/<filename>")
 def asset(filename: str):
     """One of Swagger UI's files (only those the page uses)."""
     if filename not in ASSETS:
@@ -87,8 +104,3 @@ def asset(filename: str):
     response = send_from_directory(DIST_DIR, filename, max_age=86400)
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
-
-
-def init_app(app: Flask) -> None:
-    """Register the documentation routes."""
-    app.register_blueprint(bp)

@@ -8,24 +8,8 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema
 from werkzeug.exceptions import HTTPException
-
-from .schemas import MESSAGE_TYPES
-
-#: marshmallow error key -> type code, for the type errors of each field class.
-_TYPE_CODES = {
-    fields.String: "string_type",
-    fields.UUID: "uuid_parsing",
-    fields.Url: "url_parsing",
-    fields.Boolean: "bool_type",
-    fields.Integer: "int_type",
-    fields.Float: "float_type",
-    fields.Number: "float_type",
-    fields.Dict: "dict_type",
-    fields.Nested: "dict_type",
-    fields.List: "list_type",
-}
 
 
 class ApiError(Exception):
@@ -44,75 +28,59 @@ def error_message(message: str, status: int, headers: dict | None = None):
     return response
 
 
-def _type_code(field: fields.Field | None, message: str) -> str:
-    if message in MESSAGE_TYPES:
-        return MESSAGE_TYPES[message]
-    if field is None:
-        return "extra_forbidden" if message == "Unknown field." else "value_error"
-    key = next((k for k, v in field.error_messages.items() if v == message), None)
-    if key == "required":
-        return "missing"
-    if key == "null":
-        return "none_not_allowed"
-    if key in {"invalid", "invalid_uuid", "type"}:
-        for cls in type(field).__mro__:
-            if cls in _TYPE_CODES:
-                return _TYPE_CODES[cls]
-        return "type_error"
-    if key in {"too_large", "special"}:
-        return "number_invalid"
-    return "value_error"
+class RequestValidationError(Exception):
+    """A request body that its schema refused: answered 422 ``HTTPValidationError``.
+
+    Args:
+        messages: ``ValidationError.messages`` of the schema (or a list of
+            messages about the body as a whole).
+        schema: the schema instance that refused it (None for the body as a whole).
+    """
+
+    def __init__(self, messages, schema: Schema | None = None):
+        super().__init__(messages)
+        self.messages, self.schema = messages, schema
 
 
-def _child(field, part):
-    """The field (or schema) reached by one step of an error path."""
-    if isinstance(field, Schema):
-        return field.fields.get(part)
-    if isinstance(field, fields.List):
-        return field.inner if isinstance(part, int) else None
-    if isinstance(field, fields.Nested):
-        return _child(field.schema, part)
-    return None
-
-
-def flatten_errors(messages, schema: Schema, loc=("body",)) -> list[dict]:
+def flatten_errors(messages, schema: Schema | None = None, loc=("body",)) -> list[dict]:
     """Turn marshmallow's nested ``messages`` into the spec's ``detail`` list.
 
     Args:
         messages: ``ValidationError.messages`` (dict keyed by field name or list
-            index, leaves are lists of strings).
-        schema: the schema instance that raised it, to find each field's class.
+            index, leaves are lists of messages).  A message's ``type`` is its
+            ``.type`` (``schemas.Coded``: attached where it was raised), else
+            ``value_error``.
+        schema: the schema that raised it (kept for callers; the codes travel with the messages).
         loc: location prefix, ``("body",)`` for request bodies.
     Returns:
         ``[{"loc": [...], "msg": str, "type": str}, ...]`` in field order.
     """
     detail: list[dict] = []
 
-    def walk(node, field, path):
+    def walk(node, path):
         if isinstance(node, dict):
             for key, sub in node.items():
                 if key == "_schema":  # schema-level error: belongs to the object itself
-                    walk(sub, field, path)
+                    walk(sub, path)
                     continue
                 part = int(key) if isinstance(key, int) or (isinstance(key, str) and key.isdigit()) else key
-                walk(sub, _child(field, part) if field is not None else None, path + [part])
+                walk(sub, path + [part])
         elif isinstance(node, list):
             for item in node:
                 if isinstance(item, (dict, list)):
-                    walk(item, field, path)
+                    walk(item, path)
                 else:
-                    detail.append({"loc": path, "msg": str(item),
-                                   "type": _type_code(field if isinstance(field, fields.Field) else None, str(item))})
+                    detail.append({"loc": path, "msg": str(item), "type": getattr(item, "type", "value_error")})
         else:
-            detail.append({"loc": path, "msg": str(node), "type": "value_error"})
+            detail.append({"loc": path, "msg": str(node), "type": getattr(node, "type", "value_error")})
 
-    walk(messages, schema, list(loc))
+    walk(messages, list(loc))
     return detail
 
 
-def validation_error_response(err: ValidationError, schema: Schema):
+def validation_error_response(messages, schema: Schema | None = None):
     """422 response in the spec's HTTPValidationError shape."""
-    return jsonify({"detail": flatten_errors(err.messages, schema)}), 422
+    return jsonify({"detail": flatten_errors(messages, schema)}), 422
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -121,6 +89,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
         return error_message(exc.message, exc.status, exc.headers)
+
+    @app.errorhandler(RequestValidationError)
+    def _invalid_body(exc: RequestValidationError):
+        return validation_error_response(exc.messages, exc.schema)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

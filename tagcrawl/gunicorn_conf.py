@@ -52,7 +52,7 @@ def post_worker_init(worker):
     load the ingestion path's lazy parts before the first event arrives;
     answer gunicorn's own errors as JSON."""
     from tagcrawl import gunicorn_errors
-    from tagcrawl.background import ensure_started
+    from tagcrawl.crawl.background import ensure_started
     from tagcrawl.stream.warmup import warm_up
 
     gunicorn_errors.install()  # gunicorn's own 400/414/431 answers as JSON
@@ -62,7 +62,7 @@ def post_worker_init(worker):
 
 def worker_exit(server, worker):
     """Stop background threads and quit every Chrome this worker started."""
-    from tagcrawl.background import stop_background
+    from tagcrawl.crawl.background import stop_background
     from tagcrawl.browser.pool import shutdown_pools
 
     stop_background()

@@ -20,13 +20,22 @@ import json
 import shutil
 import urllib.request
 
-from flask import Blueprint, current_app, jsonify
+from flask import current_app, jsonify
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
+from .edge import Blueprint, operation
 from .extensions import db
 
-bp = Blueprint("health", __name__)
+bp = Blueprint("health", __name__, description="Readiness for load balancers.")
+
+#: JSON Schema of the readiness answer (200 and 503 alike).
+READY_SCHEMA = {"type": "object", "required": ["status", "database", "browsers"], "properties": {
+    "status": {"type": "integer", "enum": [200, 503]},
+    "database": {"type": "string", "enum": ["ok", "unavailable"]},
+    "browsers": {"type": "object", "required": ["state", "size", "alive", "idle"], "properties": {
+        "state": {"type": "string", "enum": ["ok", "unavailable"]}, "size": {"type": "integer"},
+        "alive": {"type": "integer"}, "idle": {"type": "integer"}}}}}
 
 GRID_STATUS_TIMEOUT_S = 2.0
 
@@ -70,6 +79,11 @@ def browser_state(config: dict) -> dict:
 
 
 @bp.get("/health/ready")
+@bp.doc(**operation("Readiness (database and browsers)", "health_ready", tag="meta",
+                    description="For load balancers. `GET /` is the liveness check and touches neither."))
+@bp.response(200, READY_SCHEMA, description="Ready: the database answers and browsers can be started.")
+@bp.alt_response(503, schema=READY_SCHEMA, description="Not ready: the database or the browsers are unavailable "
+                                                       "(with `Retry-After`).")
 def ready():
     """Readiness; see the module docstring."""
     config = current_app.config

@@ -42,6 +42,8 @@ class ApiKey(db.Model):
     # Tenancy (grants.py): a key reads the events of the customers it is granted
     # (ApiKeyGrant rows), or of every customer when all_customers is set.
     all_customers = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    # opt-in: the HAR stored with this key's crawls keeps cookie/authorization headers (`flask pixels har-secrets`)
+    har_secrets = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
 
 
 class ApiKeyGrant(db.Model):
@@ -73,6 +75,20 @@ class Crawl(db.Model):
     lease_expires_at = db.Column(db.DateTime(timezone=True))  # a running crawl past this is reclaimed
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow, index=True)
     finished_at = db.Column(db.DateTime(timezone=True))
+
+
+class CrawlHar(db.Model):
+    """The captured traffic of one crawl as a HAR 1.2 document (JSON text,
+    capped at ``HAR_MAX_BYTES``; sensitive headers redacted unless the key
+    opted in when the crawl ran).  Served by ``GET /api/v1/crawls/<id>/har``."""
+
+    __tablename__ = "crawl_hars"
+    crawl_id = db.Column(db.Integer, db.ForeignKey("crawls.id", ondelete="CASCADE"), primary_key=True)
+    har = db.Column(db.Text, nullable=False)
+    entries = db.Column(db.Integer, nullable=False, default=0)
+    omitted = db.Column(db.Integer, nullable=False, default=0)
+    secrets_kept = db.Column(db.Boolean, nullable=False, default=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
 
 
 class WebhookDelivery(db.Model):

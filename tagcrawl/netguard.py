@@ -11,11 +11,15 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
-import time
-import unicodedata
-from functools import lru_cache
-from urllib.parse import unquote, urlsplit
+import threading
+from urllib.parse import urlsplit
 
+from cachetools import TTLCache, cached
+
+from .hosts import canonical_host  # noqa: F401  (re-exported: the guard's reading of a host)
+
+#: How long a host's addresses are remembered, seconds.
+RESOLVE_TTL_S = 60
 CGNAT = ipaddress.ip_network("100.64.0.0/10")
 METADATA_HOSTS = {"metadata.google.internal", "metadata", "instance-data", "metadata.azure.internal"}
 METADATA_ADDRESSES = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254"),
@@ -24,10 +28,6 @@ NAT64 = ipaddress.ip_network("64:ff9b::/96")
 #: What browsers strip from a URL before parsing it (WHATWG URL standard).
 _C0_AND_SPACE = "".join(map(chr, range(0x21)))
 _TAB_NEWLINE = re.compile(r"[\t\n\r]")
-#: Dots that IDNA mapping turns into "." (U+FF0E and U+FF61 are folded by NFKC first).
-_FULL_STOPS = str.maketrans({"\u3002": "."})
-_IPV4_PART = re.compile(r"0[xX][0-9a-fA-F]*|0[0-7]*|[1-9][0-9]*")
-_ENDS_IN_NUMBER = re.compile(r"0[xX][0-9a-fA-F]*|[0-9]+")
 
 
 class UnresolvableHost(Exception):
@@ -54,56 +54,13 @@ def address_reason(address: ipaddress._BaseAddress) -> str | None:
     return next((name for name, hit in checks if hit), None)
 
 
-@lru_cache(maxsize=4096)
-def _resolve(host: str, _ttl_bucket: int) -> tuple[str, ...]:
+@cached(TTLCache(maxsize=4096, ttl=RESOLVE_TTL_S), lock=threading.Lock())
+def _resolve(host: str) -> tuple[str, ...]:
     try:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
         raise UnresolvableHost(host) from exc
     return tuple(sorted({info[4][0] for info in infos}))
-
-
-def _whatwg_ipv4(host: str) -> str | None:
-    """``host`` as a dotted quad when browsers read it as IPv4, else None.
-
-    Browsers (WHATWG URL host parser) take a host whose last label is a number
-    as IPv4, each label decimal, ``0x`` hex or ``0`` octal, the last one
-    filling the remaining bytes: ``2130706433``, ``0x7f000001``, ``0177.1``
-    and ``127.1`` all mean 127.0.0.1.  Python's ``ipaddress`` rejects those
-    forms, and the system resolver may or may not accept them.
-
-    Raises:
-        ValueError: the host ends in a number but is no valid IPv4 (browsers
-            refuse such a URL).
-    """
-    labels = host.split(".")
-    if not _ENDS_IN_NUMBER.fullmatch(labels[-1]):
-        return None
-    if len(labels) > 4 or not all(_IPV4_PART.fullmatch(label) for label in labels):
-        raise ValueError(f"invalid IPv4 host {host!r}")
-    numbers = [int(label[2:] or "0", 16) if label[:2].lower() == "0x" else int(label, 8 if label[0] == "0" else 10)
-               for label in labels]
-    if any(n > 255 for n in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
-        raise ValueError(f"invalid IPv4 host {host!r}")
-    value = numbers[-1] + sum(n << (8 * (3 - i)) for i, n in enumerate(numbers[:-1]))
-    return str(ipaddress.IPv4Address(value))
-
-
-def canonical_host(raw: str) -> str:
-    """The host of a URL as a browser connects to it: percent-decoded,
-    full-width letters, digits and dots folded (IDNA mapping), lower-case,
-    without trailing dots, numeric IPv4 forms as a dotted quad.
-
-    Raises:
-        ValueError: a host browsers would refuse.
-    """
-    host = unquote(raw)
-    if not host.isascii():
-        host = unicodedata.normalize("NFKC", host).translate(_FULL_STOPS)
-    host = host.lower().rstrip(".")
-    if ":" in host or not host:  # IPv6 literal (urlsplit removed the brackets), or none
-        return host
-    return _whatwg_ipv4(host) or host
 
 
 def scheme_and_host(url: str) -> tuple[str, str]:
@@ -124,8 +81,8 @@ def scheme_and_host(url: str) -> tuple[str, str]:
 
 
 def resolve(host: str) -> tuple[str, ...]:
-    """Addresses of ``host`` (cached for about 60 s).  Raises UnresolvableHost."""
-    return _resolve(host, int(time.monotonic() // 60))
+    """Addresses of ``host`` (cached ``RESOLVE_TTL_S`` seconds).  Raises UnresolvableHost (not cached)."""
+    return _resolve(host)
 
 
 def url_refusal(url: str, allow_private: bool = False) -> str | None:

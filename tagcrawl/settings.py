@@ -65,6 +65,11 @@ def load_settings(environ: dict | None = None) -> dict:
         "DRIVER_MAX_CRAWLS": _int(env.get("TAGCRAWL_DRIVER_MAX_CRAWLS"), 50),
         "ALLOW_PRIVATE_TARGETS": _bool(env.get("TAGCRAWL_ALLOW_PRIVATE_TARGETS"), False),
         "PROXY_URL": env.get("TAGCRAWL_PROXY_URL") or None,
+        # Egress proxy (tagcrawl/egress, docs/security.md): unset -> tagcrawl runs its own in each
+        # worker, on EGRESS_LISTEN, given to Chrome as EGRESS_HOST; a URL -> a shared one; "off" -> none.
+        "EGRESS_PROXY_URL": env.get("TAGCRAWL_EGRESS_PROXY_URL") or None,
+        "EGRESS_LISTEN": env.get("TAGCRAWL_EGRESS_LISTEN") or "127.0.0.1",
+        "EGRESS_HOST": env.get("TAGCRAWL_EGRESS_HOST") or None,
         "SCREENSHOT_DIR": env.get("TAGCRAWL_SCREENSHOT_DIR") or None,
         "SCREENSHOT_URL": env.get("TAGCRAWL_SCREENSHOT_URL") or None,
         # A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,
@@ -75,6 +80,9 @@ def load_settings(environ: dict | None = None) -> dict:
         "DB_POOL_TIMEOUT_S": _float(env.get("TAGCRAWL_DB_POOL_TIMEOUT_S"), 5.0),
         "STREAM_MAX_BYTES": _int(env.get("TAGCRAWL_STREAM_MAX_BYTES"), 64 * 1024),
         "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
+        # HAR stored with each crawl (docs/har.md): whole document / each request body, bytes
+        "HAR_MAX_BYTES": _int(env.get("TAGCRAWL_HAR_MAX_BYTES"), 4 * 1024 * 1024),
+        "HAR_BODY_MAX_BYTES": _int(env.get("TAGCRAWL_HAR_BODY_MAX_BYTES"), 64 * 1024),
         "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
         # Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
         # STREAM_BATCH_WAIT_MS after its first row, or as soon as every request
@@ -98,7 +106,7 @@ def load_settings(environ: dict | None = None) -> dict:
         "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
         # Main-document size cap of a crawl: past it the load is stopped, success false.
         "PAGE_MAX_BYTES": _int(env.get("TAGCRAWL_PAGE_MAX_BYTES"), 10 * 1024 * 1024),
-        # Rate limits (limits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
+        # Rate limits (ratelimits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
         # API key; stream: per (token, client IP).  Storage: memory:// (per process) or redis://...
         "RATELIMIT_CRAWL": env.get("TAGCRAWL_RATELIMIT_CRAWL", "60/minute"),
         "RATELIMIT_STREAM": env.get("TAGCRAWL_RATELIMIT_STREAM", "6000/minute"),

@@ -79,7 +79,7 @@ def app(_migrated, fixture_web, tmp_path):
               "SCREENSHOT_DIR": str(tmp_path / "shots"), "POOL_SIZE": 2}
     app = create_app(config)
     yield app
-    from tagcrawl.background import stop_background
+    from tagcrawl.crawl.background import stop_background
 
     stop_background()
     with app.app_context():

@@ -75,7 +75,7 @@ def test_crawl_limit_is_per_api_key(app, api_key):
 
 @pytest.mark.postgres
 def test_stream_limit_is_per_token_and_ip(app, issued):
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     limited = _app(app, RATELIMIT_STREAM="2/minute", TRUSTED_PROXIES=1)
     with limited.app_context():
@@ -202,7 +202,7 @@ def test_stream_limit_starts_no_thread_per_event():
     """The in-memory counter of the stream limit expires keys inline (no Timer threads)."""
     from limits import parse
 
-    from tagcrawl.limits import STRATEGY, SweepingMemoryStorage
+    from tagcrawl.ratelimits import STRATEGY, SweepingMemoryStorage
     from limits.strategies import STRATEGIES
 
     storage = SweepingMemoryStorage()

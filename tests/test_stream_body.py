@@ -12,7 +12,8 @@ from marshmallow import ValidationError
 
 from tagcrawl.errors import ApiError
 from tagcrawl.schemas import StreamEventRequestSchema, json_bounds_problem
-from tagcrawl.stream.body import check_content_type, format_errors, parse_object, read_body, validate_event
+from tagcrawl.edge import read_capped as read_body  # the one capped reader, shared with the crawl API
+from tagcrawl.stream.body import check_content_type, format_errors, parse_object, validate_event
 
 
 def _environ(data: bytes, length: str | None = None, terminated: bool = False) -> dict:

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from tagcrawl.stream.events import decode_cursor, encode_cursor, parse_time
-from tagcrawl.stream.tokens import issue_token
+from tagcrawl.stream.registry import issue_token
 
 from .test_stream_support import FIXED_MS, FIXED_NOW, FixedClock, minimal, post_event, stream_app
 

@@ -204,7 +204,7 @@ def test_unknown_token_is_401(client):
 
 
 def test_revoked_token_is_401(app, client, issued):
-    from tagcrawl.stream.tokens import revoke_token
+    from tagcrawl.stream.registry import revoke_token
 
     assert post_event(client, minimal(issued)).status_code == 204
     with app.app_context():
@@ -257,7 +257,7 @@ def test_whitelisted_origins(app, client, issued, origin, referer):
 
 
 def test_origin_of_another_customer_is_403(app, client, issued):
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     with app.app_context():
         issue_token("globex", ["globex.example.net"])

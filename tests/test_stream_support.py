@@ -3,7 +3,7 @@
 Imported by the ``test_stream_*`` modules:
 
 - ``stream_app(**config)``: a second app on the test database with extra
-  config (a fixed ``STREAM_CLOCK``, ``TOKEN_CACHE_S``...), torn down before
+  config (``TOKEN_CACHE_S``...; ``STREAM_CLOCK=`` becomes the factory's ``clock``), torn down before
   the ``app`` fixture empties the tables.
 - ``issued``: a token for customer ``acme`` whitelisting ``shop.example.com``
   and ``*.acme.test``.
@@ -45,7 +45,8 @@ def stream_app(app):
 
     def make(**config):
         base = {"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"], "TESTING": True}
-        new = create_app({**base, **config})
+        clock = config.pop("STREAM_CLOCK", None)  # the factory's clock argument, not a setting
+        new = create_app({**base, **config}, clock=clock)
         made.append(new)
         return new
 
@@ -59,7 +60,7 @@ def stream_app(app):
 @pytest.fixture
 def issued(app):
     """Token string of customer ``acme`` (whitelist shop.example.com, *.acme.test)."""
-    from tagcrawl.stream.tokens import issue_token
+    from tagcrawl.stream.registry import issue_token
 
     with app.app_context():
         return issue_token("acme", ["shop.example.com", "*.acme.test"]).token

@@ -26,7 +26,7 @@ def _row(customer_id, name="e"):
 
 
 def _customer_id(app):
-    from tagcrawl.stream.domains import get_or_create_customer
+    from tagcrawl.stream.registry import get_or_create_customer
     from tagcrawl.extensions import db
 
     with app.app_context():

@@ -16,7 +16,7 @@ from tagcrawl.vendors import (
 from tagcrawl.vendors import decode, ids
 from tagcrawl.vendors.types import Hit
 
-from .vendor_cases import ANY, HEX32, META_ID, NEGATIVE, POSITIVE, UUID
+from .vendor_cases import ANY, HEX32, MALFORMED, META_ID, NEGATIVE, POSITIVE, UUID
 
 KEYS = {v.key for v in CATALOG}
 
@@ -48,10 +48,21 @@ def test_negative_case(case):
     assert case.vendor not in {h.vendor_key for h in hits}, [(h.vendor_key, h.account_id) for h in hits]
 
 
+@pytest.mark.parametrize("case", MALFORMED, ids=str)
+def test_malformed_id_is_reported_as_sent_and_flagged(case):
+    """Issue 19: these were negatives (ids dropped for their format); an
+    audit must show them, so they are reported exactly as sent, flagged."""
+    hits = [h for h in match_request(req(case)) if h.vendor_key == case.vendor]
+    assert tuple(h.account_id for h in hits) == case.ids
+    assert all(h.warnings for h in hits), [(h.account_id, h.warnings) for h in hits]
+    [pixel] = pixels_from_hits(hits[:1])
+    assert pixel["account_id"] == case.ids[0] and pixel["warnings"] == list(hits[0].warnings)
+
+
 def test_cases_cover_every_vendor():
     assert {c.vendor for c in POSITIVE} == KEYS
     assert {c.vendor for c in NEGATIVE} == KEYS
-    assert {c.vendor for c in POSITIVE + NEGATIVE} <= KEYS
+    assert {c.vendor for c in POSITIVE + NEGATIVE + MALFORMED} <= KEYS
 
 
 # -- first-party setups ------------------------------------------------------------
@@ -70,7 +81,6 @@ def test_ga4_first_party_and_sgtm(url):
     "https://sgtm.shop.example/g/collect?tid=G-ABC123XYZ9&en=page_view",  # no v=2
     "https://sgtm.shop.example/g/collect?v=2&en=page_view",  # no tid
     "https://sgtm.shop.example/g/collect?v=2&tid=X-ABC123XYZ9",
-    "https://sgtm.shop.example/g/collect?v=2&tid=G-AB",  # malformed
     "https://sgtm.shop.example/g/collector?v=2&tid=G-ABC123XYZ9",
 ])
 def test_ga4_lookalikes(url):
@@ -109,9 +119,12 @@ def test_ga4_batch_split():
 def test_outbrain_comma_split():
     a, b = "00f0ccd36f7a89d3c1b7f96ad1c12f9c53", "00a0ccd36f7a89d3c1b7f96ad1c12f9c5b"
     hits = match_request(Request(url=f"https://tr.outbrain.com/unifiedPixel?marketerId={a},{b},bogus&name=PAGE_VIEW"))
-    assert [h.account_id for h in hits] == [a, b]
-    assert pixels_from_hits(hits) == [{"vendor": "Outbrain Pixel", "account_id": a, "page": None},
-                                      {"vendor": "Outbrain Pixel", "account_id": b, "page": None}]
+    assert [h.account_id for h in hits] == [a, b, "bogus"]  # a malformed member is reported, flagged
+    assert pixels_from_hits(hits) == [
+        {"vendor": "Outbrain Pixel", "account_id": a, "page": None, "warnings": []},
+        {"vendor": "Outbrain Pixel", "account_id": b, "page": None, "warnings": []},
+        {"vendor": "Outbrain Pixel", "account_id": "bogus", "page": None,
+         "warnings": ["account id has 5 characters; Outbrain Pixel ids have 20 to 40"]}]
 
 
 def test_tiktok_batch_body():
@@ -176,10 +189,13 @@ def test_id_formats_accept_their_examples():
             assert v.id_format.normalise(v.id_format.example) == v.id_format.example, v.key
 
 
-def test_malformed_id_gives_no_hit_but_library_load_gives_none():
-    assert match_request(Request(url="https://www.facebook.com/tr?id=abc&ev=PageView")) == []
+def test_malformed_id_is_flagged_and_library_load_gives_none():
+    # issue 19 reversed the old policy ("a malformed id gives no hit"): the id is reported as sent, flagged
+    [bad] = match_request(Request(url="https://www.facebook.com/tr?id=abc&ev=PageView"))
+    assert (bad.vendor_key, bad.account_id) == ("facebook", "abc")
+    assert bad.warnings == ("account id has 3 characters; Meta pixel ids have 15 to 16",)
     [h] = match_request(Request(url="https://connect.facebook.net/en_US/fbevents.js"))
-    assert h.vendor_key == "facebook" and h.account_id is None
+    assert h.vendor_key == "facebook" and h.account_id is None and h.warnings == ()
 
 
 # -- pixels_from_hits ----------------------------------------------------------------
@@ -199,10 +215,10 @@ def test_pixels_from_hits_dedup_and_order():
         _hit("google_ads", "Google Ads", "AW-2", "https://e/"),
     ]
     assert pixels_from_hits(hits) == [
-        {"vendor": "Google Ads", "account_id": "AW-1", "page": "https://a/"},
-        {"vendor": "Meta Pixel", "account_id": "123456789012345", "page": "https://frame/"},
-        {"vendor": "Hotjar", "account_id": None, "page": "https://c/"},
-        {"vendor": "Google Ads", "account_id": "AW-2", "page": "https://e/"},
+        {"vendor": "Google Ads", "account_id": "AW-1", "page": "https://a/", "warnings": []},
+        {"vendor": "Meta Pixel", "account_id": "123456789012345", "page": "https://frame/", "warnings": []},
+        {"vendor": "Hotjar", "account_id": None, "page": "https://c/", "warnings": []},
+        {"vendor": "Google Ads", "account_id": "AW-2", "page": "https://e/", "warnings": []},
     ]
     assert pixels_from_hits([]) == []
 
@@ -213,8 +229,8 @@ def test_pixels_from_real_requests():
             Request(url=f"https://www.facebook.com/tr?id={META_ID}&ev=PageView", frame_url="https://shop.example/x"),
             Request(url="https://www.googletagmanager.com/gtag/js?id=G-ABC123XYZ9", frame_url="https://if.example/")]
     assert pixels_from_hits(match_requests(reqs)) == [
-        {"vendor": "Meta Pixel", "account_id": META_ID, "page": "https://shop.example/"},
-        {"vendor": "Google Analytics 4", "account_id": "G-ABC123XYZ9", "page": "https://if.example/"},
+        {"vendor": "Meta Pixel", "account_id": META_ID, "page": "https://shop.example/", "warnings": []},
+        {"vendor": "Google Analytics 4", "account_id": "G-ABC123XYZ9", "page": "https://if.example/", "warnings": []},
     ]
 
 
@@ -315,11 +331,11 @@ def test_every_pattern_regex_is_js_compatible():
 def test_docs_table_is_current():
     from pathlib import Path
 
-    from tagcrawl.vendors.table import DOC_PATH, markdown_table
+    from tools.vendor_table import DOC_PATH, markdown_table
     text = markdown_table()
     for v in CATALOG:
         assert f"| `{v.key}` |" in text
-    assert Path(DOC_PATH).read_text(encoding="utf-8") == text, "run: python -m tagcrawl.vendors.table --write"
+    assert Path(DOC_PATH).read_text(encoding="utf-8") == text, "run: python -m tools.vendor_table --write"
 
 
 # -- decoding -------------------------------------------------------------------------
@@ -394,7 +410,7 @@ def test_random_requests_never_raise(host, path, tail, query, body, method, head
     for h in hits:
         assert h.vendor_key in KEYS
         v = find_vendor(h.vendor_key)
-        if h.account_id is not None and v.id_format is not None:
+        if h.account_id is not None and v.id_format is not None and not h.warnings:
             assert v.id_format.normalise(h.account_id) == h.account_id
 
 

@@ -49,6 +49,11 @@ def pages(fixture_web, tmp_path_factory):
     executor.shutdown(wait=True, cancel_futures=True)
 
 
+def _core(pixel):
+    """A MarketingPixel without its ``warnings`` (issue 19; checked in test_vendor_ids.py)."""
+    return {k: pixel[k] for k in ("vendor", "account_id", "page")}
+
+
 def accounts(outcome):
     return {(h.vendor_key, h.account_id) for h in outcome.hits}
 
@@ -65,7 +70,7 @@ def test_vendor_snippet_is_reported(pages, snippet):
     outcome = pages(snippet.url)
     name = find_vendor(snippet.vendor).name
     pixels = outcome.response["marketingPixels"]
-    assert {"vendor": name, "account_id": snippet.account, "page": snippet.url} in pixels, pixels
+    assert {"vendor": name, "account_id": snippet.account, "page": snippet.url} in map(_core, pixels), pixels
     assert {p["vendor"] for p in pixels} == {name}, "another vendor was reported on a one-tag page"
     ours = [h for h in outcome.hits if h.vendor_key == snippet.vendor]
     assert any(h.transport == "script" for h in ours), "the tag library load was not recognised"
@@ -95,22 +100,39 @@ def test_json_post_preflights_are_not_hits(pages):
 
 # -- 3. look-alikes ----------------------------------------------------------------------
 
+MALFORMED_ON_PAGE = [c for c in LOOKALIKES if c.sent is not None]
+
+
 @browser
-@pytest.mark.parametrize("case", LOOKALIKES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", [c for c in LOOKALIKES if c.sent is None], ids=lambda c: c.name)
 def test_lookalike_is_not_reported(pages, fixture_web, case):
     outcome = pages(LOOKALIKES_URL)
     with fixture_web.lock:
         sent = [e for e in fixture_web.log if case.marker in e["url"]]
     assert sent, "the look-alike request never left the page"
     assert not [h for h in outcome.hits if case.marker in h.url], describe(outcome.hits)
-    assert case.vendor not in {h.vendor_key for h in outcome.hits}
+    others = [h for h in outcome.hits if not any(m.marker in h.url for m in MALFORMED_ON_PAGE)]
+    assert case.vendor not in {h.vendor_key for h in others}
 
 
 @browser
-def test_lookalike_page_reports_only_its_real_pixel(pages):
+@pytest.mark.parametrize("case", MALFORMED_ON_PAGE, ids=lambda c: c.name)
+def test_malformed_id_is_reported_as_sent_and_flagged(pages, case):
+    """Issue 19: a real pixel request with a malformed id is reported, flagged (it used to be dropped)."""
     outcome = pages(LOOKALIKES_URL)
-    assert [(p["vendor"], p["account_id"]) for p in outcome.response["marketingPixels"]] == [
-        (find_vendor(LOOKALIKE_CONTROL.vendor).name, LOOKALIKE_CONTROL.account)]
+    [hit] = [h for h in outcome.hits if case.marker in h.url]
+    assert (hit.vendor_key, hit.account_id) == (case.vendor, case.sent) and hit.warnings, describe([hit])
+    pixel = next(p for p in outcome.response["marketingPixels"] if p["account_id"] == case.sent)
+    assert pixel["warnings"] == list(hit.warnings)
+
+
+@browser
+def test_lookalike_page_reports_only_its_real_pixel_and_the_flagged_ones(pages):
+    outcome = pages(LOOKALIKES_URL)
+    reported = [(p["vendor"], p["account_id"], bool(p["warnings"])) for p in outcome.response["marketingPixels"]]
+    assert sorted(reported) == sorted(
+        [(find_vendor(LOOKALIKE_CONTROL.vendor).name, LOOKALIKE_CONTROL.account, False)]
+        + [(find_vendor(c.vendor).name, c.sent, True) for c in MALFORMED_ON_PAGE])
 
 
 # -- 4. first-party collection ---------------------------------------------------------
@@ -136,7 +158,7 @@ def test_script_url_alone_reports_the_pixel(pages, vendor, account, script):
     hits = [h for h in outcome.hits if h.vendor_key == vendor]
     assert [(h.account_id, h.transport, h.url) for h in hits] == [(account, "script", script)], describe(hits)
     assert {"vendor": find_vendor(vendor).name, "account_id": account, "page": SCRIPT_IDS_URL} in \
-        outcome.response["marketingPixels"]
+        map(_core, outcome.response["marketingPixels"])
 
 
 @browser

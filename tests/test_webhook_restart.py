@@ -52,7 +52,7 @@ def test_queued_and_interrupted_crawls_finish_after_a_restart(pg, fixture_web, t
     payloads = {json.loads(d["body"])["sessionId"]: d for d in deliveries}
     assert set(payloads) == {queued_id, interrupted_id}
     for d in deliveries:
-        assert verify_signature(secret, d["headers"]["X-Tagcrawl-Signature"], d["body"])
+        assert verify_signature(secret, d["headers"], d["body"])
         assert json.loads(d["body"])["success"] is True
     with app.app_context():
         rows = {c.session_id: c for c in db.session.scalars(db.select(Crawl))}

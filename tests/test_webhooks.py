@@ -1,6 +1,7 @@
 """Asynchronous crawls with signed webhooks, results by id (PostgreSQL, real Chrome)."""
 from __future__ import annotations
 
+import base64
 import json
 import uuid
 
@@ -9,7 +10,7 @@ import pytest
 from tagcrawl.apikeys import create_key
 from tagcrawl.extensions import db
 from tagcrawl.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery
-from tagcrawl.webhooks import sign, verify_signature
+from tagcrawl.webhooks import new_secret, sign, verify_signature
 
 from .webhook_receiver import Receiver
 
@@ -33,17 +34,38 @@ def hook_key(app, receiver):
     return key, secret
 
 
+#: Standard Webhooks secrets are ``whsec_`` + base64 (the old test secrets "whsec_x"/"whsec_y" were not base64).
+SECRET_X = "whsec_" + base64.b64encode(b"x" * 24).decode()
+SECRET_Y = "whsec_" + base64.b64encode(b"y" * 24).decode()
+
+
 def test_signature_round_trip_and_failures():
+    """(Adapted to the Standard Webhooks headers: webhook-id, webhook-timestamp, webhook-signature.)"""
     body = b'{"success":true}'
-    header = sign("whsec_x", body, timestamp=1_800_000_000)
-    assert verify_signature("whsec_x", header, body, now=1_800_000_100)
-    assert not verify_signature("whsec_x", header, body + b" ", now=1_800_000_100)  # tampered body
-    assert not verify_signature("whsec_y", header, body, now=1_800_000_100)  # wrong secret
-    assert not verify_signature("whsec_x", header, body, now=1_800_000_301)  # too old
-    assert verify_signature("whsec_x", header, body, tolerance_s=400, now=1_800_000_301)
-    assert verify_signature("whsec_x", "t=1800000000,v1=00," + header.split(",")[1], body, now=1_800_000_000)
-    for bad in (None, "", "garbage", "t=abc,v1=00", "v1=00"):
-        assert not verify_signature("whsec_x", bad, body)
+    headers = sign(SECRET_X, body, "delivery-1", timestamp=1_800_000_000)
+    assert verify_signature(SECRET_X, headers, body, now=1_800_000_100)
+    assert not verify_signature(SECRET_X, headers, body + b" ", now=1_800_000_100)  # tampered body
+    assert not verify_signature(SECRET_Y, headers, body, now=1_800_000_100)  # wrong secret
+    assert not verify_signature(SECRET_X, headers, body, now=1_800_000_301)  # too old
+    assert verify_signature(SECRET_X, headers, body, tolerance_s=400, now=1_800_000_301)
+    several = dict(headers, **{"webhook-signature": "v1,AAAA " + headers["webhook-signature"]})
+    assert verify_signature(SECRET_X, several, body, now=1_800_000_000)
+    for bad in (None, {}, {"webhook-signature": "garbage"}, dict(headers, **{"webhook-timestamp": "abc"}),
+                dict(headers, **{"webhook-id": ""}), dict(headers, **{"webhook-id": "delivery-2"})):
+        assert not verify_signature(SECRET_X, bad, body, now=1_800_000_000)
+
+
+def test_receivers_verify_with_the_standard_webhooks_library():
+    """A receiver needs no tagcrawl: the Standard Webhooks library accepts the headers (real clock)."""
+    from standardwebhooks import Webhook
+    from standardwebhooks.webhooks import WebhookVerificationError
+
+    secret = new_secret()
+    body = b'{"success":true,"sessionId":"x"}'
+    headers = sign(secret, body, str(uuid.uuid4()))
+    assert Webhook(secret).verify(body, headers) == {"success": True, "sessionId": "x"}
+    with pytest.raises(WebhookVerificationError):
+        Webhook(secret).verify(body + b" ", headers)
 
 
 @pytest.mark.browser
@@ -57,10 +79,10 @@ def test_webhook_crawl_is_queued_signed_delivered_and_retried(app, client, hook_
                                    "message": "queued"}
     deliveries = receiver.wait_for(3)
     assert [d["status"] for d in deliveries] == [500, 500, 200]
-    ids = {d["headers"]["X-Tagcrawl-Delivery"] for d in deliveries}
+    ids = {d["headers"]["webhook-id"] for d in deliveries}
     assert len(ids) == 1 and uuid.UUID(ids.pop())
     for d in deliveries:
-        assert verify_signature(secret, d["headers"]["X-Tagcrawl-Signature"], d["body"])
+        assert verify_signature(secret, d["headers"], d["body"])
     payload = json.loads(deliveries[-1]["body"])
     assert payload["sessionId"] == session_id and payload["success"] is True
     assert "1234567890123456" in {p["account_id"] for p in payload["marketingPixels"]}
@@ -139,6 +161,6 @@ def test_keys_cli_webhook_secret_and_redeliver(app, runner, receiver):
     result = runner.invoke(args=["webhooks", "redeliver", delivery_id])
     assert result.exit_code == 0, result.output
     got = receiver.wait_for(1)
-    assert got[0]["headers"]["X-Tagcrawl-Delivery"] == delivery_id
+    assert got[0]["headers"]["webhook-id"] == delivery_id
     assert runner.invoke(args=["keys", "set-webhook", "cli-hooks", "ftp://nope"]).exit_code != 0
     assert runner.invoke(args=["keys", "set-webhook", "cli-hooks"]).exit_code == 0

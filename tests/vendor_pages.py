@@ -494,7 +494,10 @@ def transport_url(transport: str) -> str:
 
 @dataclass(frozen=True)
 class Lookalike:
-    """A request shaped like a pixel that must not be reported as ``vendor``.
+    """A request shaped like a pixel that must not be reported as ``vendor``;
+    or, with ``sent``, a real pixel request whose id is malformed: since
+    issue 19 it is reported with the id as ``sent``, flagged (it used to be
+    dropped).
 
     ``send``: "image", "script" (a tag library load) or "fetch" (a POST of
     ``body``).  ``marker`` is unique in the request URL (to find the request
@@ -506,6 +509,7 @@ class Lookalike:
     url: str
     body: str | None = None
     content_type: str | None = None
+    sent: str | None = None
 
     @property
     def marker(self) -> str:
@@ -518,7 +522,7 @@ LOOKALIKES: tuple[Lookalike, ...] = (
     Lookalike("meta_first_party_tr", "facebook", "image",
               f"https://{SNIPPETS_HOST}/tr?id=123456789012345&ev=PageView&lookalike=meta_first_party_tr"),
     Lookalike("meta_malformed_id", "facebook", "image",
-              "https://www.facebook.com/tr/?id=12345abc&ev=PageView&lookalike=meta_malformed_id"),
+              "https://www.facebook.com/tr/?id=12345abc&ev=PageView&lookalike=meta_malformed_id", sent="12345abc"),
     Lookalike("meta_lookalike_host", "facebook", "image",
               "https://www.facebook.com.cdn-tracker.example/tr/?id=123456789012345&ev=PageView"
               "&lookalike=meta_lookalike_host"),
@@ -531,14 +535,17 @@ LOOKALIKES: tuple[Lookalike, ...] = (
               f"https://{SNIPPETS_HOST}/g/collect?tid=G-ABC123XYZ9&cid=1.2&en=page_view"
               "&lookalike=ga4_first_party_no_v2"),
     Lookalike("ads_malformed_id", "google_ads", "image",
-              "https://www.googleadservices.com/pagead/conversion/12345/?label=abc&lookalike=ads_malformed_id"),
+              "https://www.googleadservices.com/pagead/conversion/12345/?label=abc&lookalike=ads_malformed_id",
+              sent="12345"),
     Lookalike("tiktok_malformed_code", "tiktok", "fetch",
               "https://analytics.tiktok.com/api/v2/pixel?lookalike=tiktok_malformed_code",
-              json.dumps({"event": "Pageview", "context": {"pixel": {"code": "not-a-pixel-code"}}}), JSON_TYPE),
+              json.dumps({"event": "Pageview", "context": {"pixel": {"code": "not-a-pixel-code"}}}), JSON_TYPE,
+              sent="not-a-pixel-code"),
     Lookalike("pinterest_first_party", "pinterest", "image",
               f"https://{SNIPPETS_HOST}/v3/?event=pagevisit&tid=2612345678901&lookalike=pinterest_first_party"),
     Lookalike("linkedin_malformed_pid", "linkedin", "image",
-              "https://px.ads.linkedin.com/collect?v=2&fmt=js&pid=li-abc&lookalike=linkedin_malformed_pid"),
+              "https://px.ads.linkedin.com/collect?v=2&fmt=js&pid=li-abc&lookalike=linkedin_malformed_pid",
+              sent="li-abc"),
 )
 
 #: a valid pixel on the look-alike page: proves the page's requests were captured.

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..egress.status import egress_error
 from ..vendors.types import Request
 from .activity import Activity
 
@@ -133,9 +134,10 @@ class NetworkCapture(Activity):
         if not url.startswith(("http:", "https:")):
             return
         resource_type = params.get("type", "Other")
-        body = request.get("postData")
-        if body is None and request.get("postDataEntries"):
-            body = _decode_entries(request["postDataEntries"])
+        # raw bytes first: postData is lossy for a binary (e.g. gzip) body
+        body = _decode_entries(request["postDataEntries"]) if request.get("postDataEntries") else None
+        if body is None:
+            body = request.get("postData")
         frame_url = params.get("documentURL") or self.sessions.get(session, {}).get("url")
         record = dict(url=url, method=request.get("method", "GET"), post_data=body,
                       resource_type=resource_type.lower(), frame_url=frame_url,
@@ -165,7 +167,10 @@ class NetworkCapture(Activity):
             if record is None:
                 return
             try:
-                record["post_data"] = future.result().get("result", {}).get("postData")
+                result = future.result().get("result", {})
+                data = result.get("postData")
+                record["post_data"] = (_text_or_bytes(base64.b64decode(data)) if result.get("base64Encoded")
+                                       and isinstance(data, str) else data)
             except Exception:
                 pass
             self.requests.append(Request(**record))
@@ -173,7 +178,10 @@ class NetworkCapture(Activity):
 
     def _response(self, params: dict, session: str | None) -> None:
         if (session, params.get("requestId")) == self._main_request:
-            self.main_status = params.get("response", {}).get("status")
+            response = params.get("response", {})
+            self.main_status = response.get("status")
+            # An answer of the egress proxy's own (refusal, unreachable server) is a network error.
+            self.main_error = self.main_error or egress_error(response.get("headers") or {})
         self._touch()
 
     def _data(self, params: dict, session: str | None) -> None:
@@ -298,9 +306,17 @@ class NetworkCapture(Activity):
             return sorted(self.requests + pending, key=lambda r: r.timestamp)
 
 
-def _decode_entries(entries: list[dict]) -> str | None:
+def _text_or_bytes(raw: bytes) -> str | bytes:
+    """A body as text when it is UTF-8, else the raw bytes (gzip, binary)."""
     try:
-        raw = b"".join(base64.b64decode(e.get("bytes", "")) for e in entries)
-        return raw.decode("utf-8", errors="replace")
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
+def _decode_entries(entries: list[dict]) -> str | bytes | None:
+    """``postDataEntries`` (base64 ``bytes`` per entry) -> text or bytes."""
+    try:
+        return _text_or_bytes(b"".join(base64.b64decode(e.get("bytes", "")) for e in entries))
     except Exception:
         return None

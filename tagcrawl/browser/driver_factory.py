@@ -17,6 +17,8 @@ import psutil
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+from ..egress.chrome import CONTAINMENT_PREFS, chrome_args
+
 log = logging.getLogger(__name__)
 
 #: Switches every crawl browser gets.  The background-networking ones keep
@@ -104,10 +106,12 @@ def find_chromedriver(config: dict) -> str:
 
 
 def chrome_options(config: dict) -> webdriver.ChromeOptions:
-    """Options for a crawl browser: base switches plus ``TAGCRAWL_CHROME_ARGS``."""
+    """Options for a crawl browser: base switches plus ``TAGCRAWL_CHROME_ARGS``,
+    pointed at the egress proxy, with the containment switches (``egress.chrome``)."""
     options = webdriver.ChromeOptions()
-    for arg in (*BASE_CHROME_ARGS, *config.get("CHROME_ARGS", ())):
+    for arg in chrome_args(config, (*BASE_CHROME_ARGS, *config.get("CHROME_ARGS", ()))):
         options.add_argument(arg)
+    options.add_experimental_option("prefs", CONTAINMENT_PREFS)
     options.page_load_strategy = "normal"
     options.unhandled_prompt_behavior = "dismiss"
     options.set_capability("goog:loggingPrefs", {"browser": "OFF", "driver": "OFF"})

@@ -152,11 +152,12 @@ class BrowserPool:
             log.warning("could not record browser pids in %s", PID_DIR)
 
     def stats(self) -> dict:
-        """``{"alive": n, "idle": n, "rss_bytes": chrome RSS}`` for benchmarks."""
+        """The pool's state: ``{"alive": browsers, "idle": browsers waiting for a crawl}``.
+
+        (Memory is measured from outside, by ``bench/crawl_bench.py``, on the worker's process tree.)
+        """
         with self._lock:
-            handles = list(self._handles)
-            idle = len(self._idle)
-        return {"alive": len(handles), "idle": idle, "rss_bytes": sum(h.rss_bytes() for h in handles)}
+            return {"alive": len(self._handles), "idle": len(self._idle)}
 
     def shutdown(self) -> None:
         """Quit every browser (worker exit).  Idempotent; never raises."""

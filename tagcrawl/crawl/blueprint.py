@@ -1,75 +1,63 @@
-"""HTTP API of the crawl side: health, crawl, vendor list, screenshots."""
+"""HTTP API of the crawl side: the crawl API (``bp``, registered at ``/api/v1``),
+and the health check and screenshots (``meta``, registered at the root).
+
+Each view declares its contract with flask-smorest (see ``edge.py``); the
+OpenAPI document is generated from those declarations.
+"""
 from __future__ import annotations
 
 import uuid
 
-from flask import Blueprint, current_app, g, jsonify, request, send_from_directory
+from flask import current_app, g, jsonify, request, send_from_directory
 from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
-from ..background import ensure_started
+from ..edge import Blueprint, operation
+from ..errors import ApiError
 from ..extensions import db
-from ..models import Crawl
-from ..errors import ApiError, validation_error_response
+from ..models import Crawl, CrawlHar
 from ..netguard import url_refusal
-from ..schemas import DEPTH_MSG, MESSAGE_TYPES, CrawlRequestSchema, strict_json_loads, unicode_problem
+from ..ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
+from ..schemas import (CrawlRequestSchema, CrawlResponseSchema, CrawlSummarySchema, HealthCheckResponseSchema,
+                       VendorSchema)
 from ..schemas.queries import CrawlListArgsSchema, first_error, parse_rfc3339
 from ..vendors import catalog_listing
+from .background import ensure_started
 from .jobs import enqueue_crawl, status_response
 from .records import store_crawl
 from .screenshots import NAME_RE, screenshot_dir
 from .service import run_crawl
 
-bp = Blueprint("crawl", __name__)
+bp = Blueprint("crawl", __name__, description="Page crawls (API key).")
+meta = Blueprint("meta", __name__, description="Health, screenshots and documentation.")
 
 
-def read_json_body(limit: int):
-    """Parse the request body as JSON after capping it at ``limit`` bytes.
-
-    Returns the parsed value; raises ``ApiError`` 413 when the body is larger,
-    and a ``ValidationError`` (422 ``json_invalid``) when it is not JSON.
-    """
-    request.max_content_length = limit + 1  # a chunked body is read up to one byte past the limit
-    if request.content_length is not None and request.content_length > limit:
-        raise ApiError(413, f"Request body larger than {limit} bytes.")
-    raw = request.get_data(cache=True)
-    if len(raw) > limit:
-        raise ApiError(413, f"Request body larger than {limit} bytes.")
-    try:  # strict: UTF-8, no NaN/Infinity nor out-of-range numbers (none of them can be stored)
-        text = raw.decode("utf-8-sig")
-        data = strict_json_loads(text)
-    except RecursionError:
-        raise ValidationError({"_body": [DEPTH_MSG]}) from None
-    except ValueError:
-        raise ValidationError({"_body": ["Body is not valid JSON."]}) from None
-    problem = unicode_problem(data, text)
-    if problem:
-        raise ValidationError({"_body": [problem]})
-    return data
-
-
-@bp.get("/")
+@meta.get("/")
+@meta.doc(**operation("Health check", "crawl_health", tag="meta"))
+@meta.response(200, HealthCheckResponseSchema, description="Always `{\"status\": 200}`.")
 def health():
     """Health check: ``{"status": 200}``."""
     return jsonify({"status": 200})
 
 
-@bp.post("/api/v1")
+@bp.post("")
+@bp.doc(**operation(
+    "Crawl a page", "crawl_crawl", tag="crawl", secured=True,
+    description="Loads the page in headless Chrome and reports pixels, consent, cookies, blocking, rules and "
+                "screenshots. Any content type is read as JSON. With `options.webhook` the call returns at once "
+                "(`message: \"queued\"`)."))
+@rate_limited(crawl_limit, key_func=crawl_key, exempt_when=crawl_limit_off)
 @require_api_key
-def crawl():
-    """Crawl a page (spec 4.2).  422 on a bad body, 401 without a valid key."""
+@bp.arguments(CrawlRequestSchema)
+@bp.response(200, CrawlResponseSchema, description="The crawl report; `success` is false when the page could "
+                                                   "not be crawled or was blocked (see `error`).")
+@bp.alt_response(401, response="Unauthorized")
+@bp.alt_response(413, response="PayloadTooLarge")
+@bp.alt_response(422, response="ValidationFailed")
+@bp.alt_response(429, response="RateLimited")
+def crawl(data: dict):
+    """Crawl a page (spec 4.2).  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
-    try:
-        body = read_json_body(current_app.config["CRAWL_MAX_BYTES"])
-        if not isinstance(body, dict):
-            raise ValidationError({"_body": ["Body must be a JSON object."]})
-        data = schema.load(body)
-    except ValidationError as err:
-        if "_body" in err.messages:
-            kind = MESSAGE_TYPES.get(err.messages["_body"][0]) or (
-                "json_invalid" if "JSON." in err.messages["_body"][0] else "dict_type")
-            return jsonify({"detail": [{"loc": ["body"], "msg": err.messages["_body"][0], "type": kind}]}), 422
-        return validation_error_response(err, schema)
     refusal = url_refusal(data["url"], current_app.config.get("ALLOW_PRIVATE_TARGETS", False))
     if refusal:
         return jsonify({"detail": [{"loc": ["body", "url"], "msg": f"Refused target: {refusal}.",
@@ -91,12 +79,17 @@ def crawl():
         root = request.host_url.rstrip("/")
         response["screenShotUrls"] = {k: (root + v if v.startswith("/") else v)
                                       for k, v in response["screenShotUrls"].items()}
-    store_crawl(request_json, response, g.api_key.id)
+    store_crawl(request_json, response, g.api_key.id, outcome.requests, current_app.config)
     return jsonify(response)
 
 
-@bp.get("/api/v1/crawls/<session_id>")
+@bp.get("/crawls/<session_id>")
+@bp.doc(**operation("One crawl's result", "crawl_crawl_result", tag="crawl", secured=True))
 @require_api_key
+@bp.response(200, CrawlResponseSchema, description="The stored report, or `{sessionId, url, success: false, "
+                                                   "message: <queued|running>}` while it runs.")
+@bp.alt_response(401, response="Unauthorized")
+@bp.alt_response(404, response="NotFound")
 def crawl_result(session_id: str):
     """The stored CrawlResponse of this key's latest crawl with ``session_id``,
     or its status while queued/running.  404 for other keys' crawls."""
@@ -107,8 +100,38 @@ def crawl_result(session_id: str):
     return jsonify(status_response(crawl))
 
 
-@bp.get("/api/v1/crawls")
+@bp.get("/crawls/<session_id>/har")
+@bp.doc(**operation(
+    "One crawl's traffic as HAR 1.2", "crawl_crawl_har", tag="crawl", secured=True,
+    description="Every captured request with its decoded body (capped), frame (`_frameUrl`) and send time; "
+                "cookie and authorization headers redacted unless the key opted in (docs/har.md)."))
 @require_api_key
+@bp.response(200, {"type": "object", "description": "HAR 1.2 (`log.pages`, `log.entries`; docs/har.md)."},
+             description="The HAR document.")
+@bp.alt_response(401, response="Unauthorized")
+@bp.alt_response(404, response="NotFound")
+def crawl_har(session_id: str):
+    """The HAR 1.2 document of this key's latest finished crawl with
+    ``session_id``: every captured request with its decoded body, frame and
+    time (docs/har.md).  404 for other keys' crawls, unfinished crawls and
+    crawls stored without traffic."""
+    crawl = None if "\x00" in session_id else db.session.scalars(
+        db.select(Crawl).filter_by(session_id=session_id, api_key_id=g.api_key.id)
+        .where(Crawl.status.in_(("done", "failed"))).order_by(Crawl.id.desc())).first()
+    row = db.session.get(CrawlHar, crawl.id) if crawl is not None else None
+    if row is None:
+        raise ApiError(404, "No captured traffic for this sessionId and API key.")
+    return current_app.response_class(row.har, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{crawl.session_id}.har"'})
+
+
+@bp.get("/crawls")
+@bp.doc(**operation("List this key's crawls", "crawl_crawl_list", tag="crawl", secured=True, parameters=[
+    {"in": "query", "schema": CrawlListArgsSchema}]))
+@require_api_key
+@bp.response(200, CrawlSummarySchema(many=True), description="Newest first.")
+@bp.alt_response(400, response="BadRequest")
+@bp.alt_response(401, response="Unauthorized")
 def crawl_list():
     """This key's crawls since ``since`` (ISO 8601), newest first, at most
     ``limit`` (default 100, max 500): ``[{sessionId, url, status, success, createdAt}]``."""
@@ -125,14 +148,20 @@ def crawl_list():
                      "createdAt": c.created_at.isoformat()} for c in rows])
 
 
-@bp.get("/api/v1/vendors")
+@bp.get("/vendors")
+@bp.doc(**operation("The vendor catalog", "crawl_vendors", tag="crawl", secured=True))
 @require_api_key
+@bp.response(200, VendorSchema(many=True), description="Sorted by key.")
+@bp.alt_response(401, response="Unauthorized")
 def vendors():
     """The vendor catalog: ``[{key, name, aliases, category}]``."""
     return jsonify(catalog_listing())
 
 
-@bp.get("/screenshots/<name>")
+@meta.get("/screenshots/<name>")
+@meta.doc(**operation("A screenshot", "crawl_screenshot", tag="crawl"))
+@meta.response(200, description="PNG image.", content_type="image/png")
+@meta.alt_response(404, response="NotFound")
 def screenshot(name: str):
     """A screenshot PNG by its unguessable name."""
     if not NAME_RE.match(name):

@@ -14,7 +14,7 @@ from sqlalchemy import or_
 from ..extensions import db
 from ..models import ApiKey, Crawl, utcnow
 from ..webhooks.delivery import create_delivery
-from .records import record_result
+from .records import record_har, record_result
 from .service import run_crawl
 
 
@@ -61,6 +61,7 @@ def run_claimed(crawl_id: int, config: dict) -> Crawl:
     outcome = run_crawl(config, request_json)
     crawl = db.session.get(Crawl, crawl_id)
     record_result(crawl, outcome.response)
+    record_har(crawl, outcome.requests, config)
     crawl.lease_expires_at = None
     key = db.session.get(ApiKey, crawl.api_key_id)
     if crawl.webhook and key is not None and key.webhook_url:

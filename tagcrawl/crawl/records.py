@@ -1,8 +1,11 @@
-"""Crawl rows: storing a finished crawl and reading it back."""
+"""Crawl rows: storing a finished crawl (and its HAR) and reading it back."""
 from __future__ import annotations
 
+import json
+
 from ..extensions import db
-from ..models import Crawl, utcnow
+from ..har import build_har
+from ..models import ApiKey, Crawl, CrawlHar, utcnow
 
 
 def record_result(crawl: Crawl, response: dict) -> Crawl:
@@ -15,16 +18,42 @@ def record_result(crawl: Crawl, response: dict) -> Crawl:
     return crawl
 
 
-def store_crawl(request_body: dict, response: dict, api_key_id: int | None) -> Crawl:
-    """Store a finished crawl (status ``done`` or ``failed``) and commit.
+def record_har(crawl: Crawl, requests: list, config: dict) -> CrawlHar | None:
+    """Attach the crawl's captured ``requests`` as a HAR (``tagcrawl.har``),
+    not committed.  Caps: ``HAR_MAX_BYTES`` / ``HAR_BODY_MAX_BYTES``; secrets
+    kept only when the owner key has ``har_secrets`` (``flask pixels
+    har-secrets``).  ``crawl`` must have an id (flushed).  None without requests."""
+    if not requests:
+        return None
+    key = db.session.get(ApiKey, crawl.api_key_id) if crawl.api_key_id is not None else None
+    keep = bool(key is not None and key.har_secrets)
+    har = build_har(requests, crawl.url, body_cap=int(config.get("HAR_BODY_MAX_BYTES", 64 * 1024)),
+                    total_cap=int(config.get("HAR_MAX_BYTES", 4 * 1024 * 1024)), keep_secrets=keep)
+    row = db.session.get(CrawlHar, crawl.id) or CrawlHar(crawl_id=crawl.id)
+    row.har = json.dumps(har, ensure_ascii=False, default=str)
+    row.entries, row.omitted = len(har["log"]["entries"]), int(har["log"].get("_omittedEntries", 0))
+    row.secrets_kept, row.created_at = keep, utcnow()
+    db.session.add(row)
+    return row
+
+
+def store_crawl(request_body: dict, response: dict, api_key_id: int | None, requests: list | None = None,
+                config: dict | None = None) -> Crawl:
+    """Store a finished crawl (status ``done`` or ``failed``), with its HAR
+    when ``requests`` are given, and commit.
 
     Args:
         request_body: the validated request, JSON-serialisable.
         response: the CrawlResponse dict.
         api_key_id: owner key id, or None (CLI).
+        requests: the captured requests (``CrawlOutcome.requests``).
+        config: app settings (HAR caps).
     """
     row = record_result(Crawl(session_id=response["sessionId"], api_key_id=api_key_id, url=response["url"][:2048],
                               request=request_body, attempts=1), response)
     db.session.add(row)
+    if requests:
+        db.session.flush()
+        record_har(row, requests, config or {})
     db.session.commit()
     return row

@@ -37,16 +37,8 @@ try:  # provided by the vendor catalog; resolves keys, display names, aliases
 except ImportError:  # pragma: no cover - catalog not available yet
     find_vendor = None  # type: ignore[assignment]
 
-CONDITIONS = ("OR", "AND")
-RULE_TYPES = ("Pixel", "Cookie", "DataLayer")
-DEFAULT_CONDITION = "OR"
-DEFAULT_RULE_TYPE = "Pixel"
-
-#: Caps on caller input (422 from the API schema): characters per pattern or
-#: key, rules per request, segments of a dataLayer path.
-PATTERN_MAX = 512
-RULES_MAX = 100
-PATH_SEGMENTS_MAX = 32
+from ..types import (CONDITIONS, DEFAULT_CONDITION, DEFAULT_RULE_TYPE, PATH_SEGMENTS_MAX, PATTERN_MAX,  # noqa: E402,F401
+                     RULE_TYPES, RULES_MAX)
 
 _MISSING = object()  # sentinel: the dataLayer path is absent
 _GLOB = {"*": ".*", "?": "."}

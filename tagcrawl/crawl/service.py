@@ -21,6 +21,7 @@ from ..browser.capture import NetworkCapture
 from ..browser.consent import handle_consent
 from ..browser.driver_factory import BrowserUnavailable, kill_browser
 from ..browser.emulation import page_setup_commands, proxy_for
+from ..egress.chrome import context_proxy
 from ..browser.pool import PoolExhausted, get_pool
 from ..browser.session import CrawlSession
 from ..netguard import url_refusal
@@ -40,10 +41,12 @@ class CrawlFailed(Exception):
 
 @dataclass
 class CrawlOutcome:
-    """The CrawlResponse dict plus what is kept internally (every hit)."""
+    """The CrawlResponse dict plus what is kept internally (every hit, and
+    every captured request: stored with the crawl as its HAR)."""
 
     response: dict
     hits: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
 
 
 def _base_response(request: dict, session_id: str) -> dict:
@@ -70,8 +73,9 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     hits: list = []
     cookies: list = []
     datalayer: list = []
+    requests: list = []
     try:
-        hits, cookies, datalayer = _crawl(config, request, options, response, deadline)
+        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -80,7 +84,7 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     if response["error"] and not response["message"]:
         response["message"] = response["error"]["message"]
     response["timeTaken"] = int((time.monotonic() - started) * 1000)
-    return CrawlOutcome(response=response, hits=hits)
+    return CrawlOutcome(response=response, hits=hits, requests=requests)
 
 
 def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float):
@@ -116,10 +120,14 @@ def _crawl_in(handle, config, request, options, response, deadline):
         handle.broken = True
         kill_browser(handle, graceful=False)
 
+    try:  # the crawl's route through the egress proxy (tagcrawl/egress)
+        proxy = context_proxy(config, proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False,
+                                                options.get("country")))
+    except (ValueError, OSError) as exc:
+        raise CrawlFailed(f"egress proxy unavailable: {exc}") from exc
     watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), on_deadline)
     watchdog.daemon = True
     watchdog.start()
-    proxy = proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False, options.get("country"))
     try:
         with CrawlSession(handle, capture, proxy_server=proxy) as session:
             result = _steps(session, config, request, options, response, deadline)
@@ -212,6 +220,7 @@ def _steps(session, config, request, options, response, deadline):
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
     cookies = session.cookies()
     response["cookiesAfter"] = len(cookies)
-    hits = match_requests(capture.snapshot())
+    requests = capture.snapshot()
+    hits = match_requests(requests)
     response["marketingPixels"] = pixels_from_hits(hits)
-    return hits, cookies, list(capture.datalayer)
+    return hits, cookies, list(capture.datalayer), requests

@@ -11,32 +11,27 @@ import uuid
 import pycountry
 from marshmallow import ValidationError, fields, validate
 
-from ..crawl.rules import CONDITIONS, RULE_TYPES
+from ..types import CONDITIONS, RULE_TYPES
+from .coded import Coded
 
 URL_MAX = 2048
 STRING_MAX = 1024
 ARRAY_MAX = 100
 
-#: Messages raised by our own validators, mapped to their stable 422/400 type code.
-MESSAGE_TYPES: dict[str, str] = {}
-
-
-def _coded(message: str, type_code: str) -> str:
-    MESSAGE_TYPES[message] = type_code
-    return message
-
-
-UUID4_MSG = _coded("Must be a version 4 UUID.", "uuid_version")
-COUNTRY_MSG = _coded("Must be an ISO 3166-1 alpha-2 country code, e.g. 'DE'.", "country_code")
-EMPTY_MSG = _coded("Must not be empty.", "string_too_short")
-TOO_LONG_MSG = _coded("Too long.", "too_long")
-DEPTH_MSG = _coded("Nested too deeply.", "too_deep")
-PATH_DEPTH_MSG = _coded("A dataLayer path has too many segments.", "too_deep")
-OBJECT_ITEMS_MSG = _coded("Every item must be an object.", "dict_type")
-CONDITION_MSG = _coded(f"Must be one of: {', '.join(CONDITIONS)}.", "enum")
-RULE_TYPE_MSG = _coded(f"Must be one of: {', '.join(RULE_TYPES)}.", "enum")
-NOT_STRING_MSG = _coded("Not a valid string.", "string_type")
-_coded("Invalid input type.", "dict_type")  # marshmallow's message for a non-object nested value
+#: Messages raised by tagcrawl's own validators, each with its stable 422 type code.
+UUID4_MSG = Coded("Must be a version 4 UUID.", "uuid_version")
+COUNTRY_MSG = Coded("Must be an ISO 3166-1 alpha-2 country code, e.g. 'DE'.", "country_code")
+EMPTY_MSG = Coded("Must not be empty.", "string_too_short")
+TOO_LONG_MSG = Coded("Too long.", "too_long")
+DEPTH_MSG = Coded("Nested too deeply.", "too_deep")
+PATH_DEPTH_MSG = Coded("A dataLayer path has too many segments.", "too_deep")
+OBJECT_ITEMS_MSG = Coded("Every item must be an object.", "dict_type")
+CONDITION_MSG = Coded(f"Must be one of: {', '.join(CONDITIONS)}.", "enum")
+RULE_TYPE_MSG = Coded(f"Must be one of: {', '.join(RULE_TYPES)}.", "enum")
+NOT_STRING_MSG = Coded("Not a valid string.", "string_type")
+#: The crawl body as a whole (``loc: ["body"]``).
+JSON_MSG = Coded("Body is not valid JSON.", "json_invalid")
+OBJECT_MSG = Coded("Body must be a JSON object.", "dict_type")
 
 
 def validate_uuid4(value: uuid.UUID) -> None:
@@ -121,7 +116,7 @@ class HttpUrl(fields.Url):
         super().__init__(schemes={"http", "https"}, require_tld=False,
                          validate=validate.Length(max=URL_MAX, error=TOO_LONG_MSG), **kwargs)
         self.validators[0] = HeadCachedURL(relative=False, absolute=True, schemes={"http", "https"},
-                                           require_tld=False, error=self.error_messages["invalid"])
+                                           require_tld=False, error=Coded(self.error_messages["invalid"], "url_parsing"))
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, str):
@@ -129,7 +124,7 @@ class HttpUrl(fields.Url):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-UNICODE_MSG = _coded("Strings must not contain NUL characters (\\u0000) or unpaired surrogates.", "string_unicode")
+UNICODE_MSG = Coded("Strings must not contain NUL characters (\\u0000) or unpaired surrogates.", "string_unicode")
 _NOT_STORABLE = re.compile("[\x00\ud800-\udfff]")
 
 

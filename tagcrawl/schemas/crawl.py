@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from .coded import CodedSchema
 from .common import (CONDITION_MSG, COUNTRY_CODES, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      HttpUrl, StrictBoolean, validate_country, validate_uuid4)
-from ..crawl.rules import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
+from ..types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
 
-class OptionsSchema(Schema):
+
+class OptionsSchema(CodedSchema):
     """Spec 2.2 Options.  Every field optional and nullable."""
 
     class Meta:
@@ -21,7 +23,7 @@ class OptionsSchema(Schema):
     webhook = StrictBoolean(allow_none=True, load_default=False)
 
 
-class ValidationRuleSchema(Schema):
+class ValidationRuleSchema(CodedSchema):
     """Spec 2.3 ValidationRule; semantics in ``crawl/rules.py``."""
 
     class Meta:
@@ -44,7 +46,7 @@ class ValidationRuleSchema(Schema):
             raise ValidationError(PATH_DEPTH_MSG, field_name="key")
 
 
-class CrawlRequestSchema(Schema):
+class CrawlRequestSchema(CodedSchema):
     """Spec 2.1 CrawlRequest.  ``session_id`` must be present; null or a uuid4."""
 
     class Meta:
@@ -68,8 +70,17 @@ class ButtonAttributesSchema(Schema):
 
 class MarketingPixelSchema(Schema):
     vendor = fields.String(allow_none=True)
-    account_id = fields.String(allow_none=True)
+    account_id = fields.String(allow_none=True, metadata={
+        "description": "The account id exactly as the page sent it (well-formed ids in canonical form, "
+                       "e.g. `AW-` prefix); null when no request of this vendor on the page carried one."})
     page = fields.String(allow_none=True)
+    warnings = fields.List(fields.String(), metadata={
+        "description": "Why the account id is unusual for the vendor (tagcrawl extension, issue 19); empty when it "
+                       "looks normal. Sentences: `account id has <n> characters; <ids> have <m>`, `account id lacks "
+                       "the \"<prefix>\" prefix of <ids>`, `account id does not match the format of <ids> (example: "
+                       "<id>)`, `account id looks like a placeholder`, `account id looks like a test id`, `account id "
+                       "is longer than 200 characters; truncated` (docs/vendors.md).",
+        "example": ["account id has 18 characters; TikTok pixel codes have 20"]})
 
 
 class ValidationResultSchema(Schema):
@@ -113,4 +124,4 @@ class CrawlResponseSchema(Schema):
 class HTTPValidationErrorSchema(Schema):
     """The 422 body: ``{"detail": [{"loc": [...], "msg": str, "type": str}]}``."""
 
-    detail = fields.List(fields.Dict(), required=True)
+    detail = fields.List(fields.Nested("ValidationErrorItemSchema"), required=True)

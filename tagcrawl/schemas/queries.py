@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from .common import _coded
+from .coded import Coded
 
 DATE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})\Z")
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
@@ -30,10 +30,10 @@ DURATION_PATTERN = "^[0-9]{1,9}[smhdw]$"
 DURATION_RE = re.compile(r"[0-9]{1,9}[smhdw]\Z")
 INT_RE = re.compile(r"-?[0-9]{1,4000}\Z")  # Python converts at most 4,300 digits
 
-TIME_MSG = _coded("Must be an RFC 3339 date-time (2024-05-01T12:00:00Z) or a date (2024-05-01).", "datetime_parsing")
-TIME_OR_DURATION_MSG = _coded("Must be an RFC 3339 date-time (2024-05-01T12:00:00Z), a date (2024-05-01) "
+TIME_MSG = Coded("Must be an RFC 3339 date-time (2024-05-01T12:00:00Z) or a date (2024-05-01).", "datetime_parsing")
+TIME_OR_DURATION_MSG = Coded("Must be an RFC 3339 date-time (2024-05-01T12:00:00Z), a date (2024-05-01) "
                               "or a duration back from now (24h, 7d).", "datetime_parsing")
-INT_MSG = _coded("Not a valid integer.", "int_parsing")
+INT_MSG = Coded("Not a valid integer.", "int_parsing")
 
 
 class TimeArg(fields.String):

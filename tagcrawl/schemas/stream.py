@@ -5,8 +5,8 @@ import uuid
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, missing, validate, validates_schema
 
-from .common import *  # noqa: F401,F403  (limits, messages, _coded)
-from .common import _coded
+from .coded import Coded
+from .common import *  # noqa: F401,F403  (limits, messages)
 
 STREAM_NAME_MAX = 255       # vn, e, do, vid, cn, cid, s
 STREAM_SHORT_MAX = 64       # dm, mv, sv, rl, env
@@ -20,12 +20,12 @@ STREAM_DEPTH_MAX = 8        # nesting levels of one top-level value ({"a": [1]} 
 STREAM_TM_MAX = 253402300799999  # 9999-12-31T23:59:59.999Z in epoch ms
 STREAM_ET_MAX = 2 ** 53
 
-TOO_MANY_MSG = _coded("Too many items.", "too_long")
-EXTRA_KEYS_MSG = _coded(f"Too many undeclared keys (at most {STREAM_EXTRA_KEYS_MAX}).", "too_long")
-NUMBER_MSG = _coded("Not a valid number.", "float_type")
-STRING_OR_INT_MSG = _coded("Must be a string or an integer.", "string_type")
-RANGE_TM_MSG = _coded(f"Must be an epoch time in milliseconds between 0 and {STREAM_TM_MAX}.", "number_invalid")
-RANGE_ET_MSG = _coded(f"Must be an integer between 0 and {STREAM_ET_MAX}.", "number_invalid")
+TOO_MANY_MSG = Coded("Too many items.", "too_long")
+EXTRA_KEYS_MSG = Coded(f"Too many undeclared keys (at most {STREAM_EXTRA_KEYS_MAX}).", "too_long")
+NUMBER_MSG = Coded("Not a valid number.", "float_type")
+STRING_OR_INT_MSG = Coded("Must be a string or an integer.", "string_type")
+RANGE_TM_MSG = Coded(f"Must be an epoch time in milliseconds between 0 and {STREAM_TM_MAX}.", "number_invalid")
+RANGE_ET_MSG = Coded(f"Must be an integer between 0 and {STREAM_ET_MAX}.", "number_invalid")
 
 
 class Capped:

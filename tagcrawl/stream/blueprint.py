@@ -6,7 +6,7 @@ Checks, in this order, each answered as ErrorMessage:
 2. 415 a content type other than application/json, text/plain or none;
 3. 400 not a JSON object;
 4. 429 with ``Retry-After``: over the per-visitor limit, (``t``, client IP)
-   (``limits.check_stream_limit``; counted once the body is known to be a
+   (``ratelimits.check_stream_limit``; counted once the body is known to be a
    JSON object, so the body is read and parsed once);
 5. 400 the schema refuses it (the message names the field);
 6. 401 token unknown, expired or revoked;
@@ -22,26 +22,26 @@ whitelisted by any customer.
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app, request
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..edge import Blueprint, operation, read_capped
 from ..errors import ApiError
-from ..limits import check_stream_limit
-from ..models import utcnow
-from .body import check_content_type, parse_object, read_body, validate_event
-from .domains import host_allowed, request_origin
+from ..ratelimits import check_stream_limit
+from .body import check_content_type, parse_object, validate_event
+from .origins import host_allowed, request_origin
 from .normalize import normalize
-from .tokens import all_patterns, lookup_token, token_problem
+from .registry import all_patterns, lookup_token, token_problem
 from .writer import StoreUnavailable, get_writer
 
-bp = Blueprint("stream", __name__, url_prefix="/stream")
+bp = Blueprint("stream", __name__, body_limit_setting="STREAM_MAX_BYTES", description="Event ingestion.")
 
 PREFLIGHT_MAX_AGE_S = 7200
 
 
 def _clock():
-    """The app's clock: ``STREAM_CLOCK`` (a callable returning aware UTC) or utcnow."""
-    return (current_app.config.get("STREAM_CLOCK") or utcnow)()
+    """The app's clock (``create_app(clock=...)``, default ``models.utcnow``): aware UTC now."""
+    return current_app.extensions["tagcrawl.clock"]()
 
 
 def _unavailable(reason: str) -> ApiError:
@@ -69,7 +69,17 @@ def no_content() -> Response:
     return response
 
 
-@bp.route("/api/v1", methods=["OPTIONS"], provide_automatic_options=False)
+_ORIGIN = {"name": "Origin", "in": "header", "required": False, "schema": {"type": "string"},
+           "description": "Origin of the page that sent the event (a browser sets it)."}
+
+
+# The stream's answers are documented with ``doc(responses=...)`` rather than
+# ``alt_response`` decorators, which would each wrap the view: this is the hot path.
+@bp.route("/api/v1", methods=["OPTIONS"])
+@bp.doc(**operation("CORS preflight of the ingestion endpoint", "stream_preflight", tag="stream",
+                    parameters=[_ORIGIN]),
+        responses={204: {"description": "The origin is whitelisted by some customer: CORS headers, no body."},
+                   403: "Forbidden", 503: "Unavailable"})
 def preflight():
     """CORS preflight: 204 with the CORS headers for a whitelisted origin, else 403."""
     found = request_origin(request.headers.get("Origin"), None)
@@ -99,7 +109,7 @@ def accept_event() -> dict:
             be looked up (database down).
     """
     config = current_app.config
-    data = read_body(request.environ, config["STREAM_MAX_BYTES"])
+    data = read_capped(request.environ, config["STREAM_MAX_BYTES"])
     check_content_type(request.headers.get("Content-Type"))
     body = parse_object(data)
     check_stream_limit(body.get("t"))
@@ -119,10 +129,21 @@ def accept_event() -> dict:
     if not host_allowed(found[1], info.patterns):
         raise ApiError(403, f"Origin {found[0]} is not whitelisted for this token's customer.")
     return normalize(event, customer_id=info.customer_id, origin_host=found[1], environ=request.environ,
-                     received_at=now, trusted_proxies=config.get("TRUSTED_PROXIES", 0))
+                     received_at=now)
 
 
-@bp.post("/api/v1", provide_automatic_options=False)
+@bp.post("/api/v1")
+@bp.doc(**operation(
+    "Ingest one event from the browser tag", "stream_ingest", tag="stream", parameters=[_ORIGIN],
+    description="Checks, in order: size (413), content type (415), JSON and schema (400), token (401), "
+                "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` in the body "
+                "is the credential: the Origin check stops other sites' pages, not other clients."),
+        requestBody={"required": True, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}},
+            "text/plain": {"schema": {"type": "string", "contentMediaType": "application/json"}}}},
+        responses={204: {"description": "Accepted: the event is stored (committed). No body."},
+                   400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 413: "PayloadTooLarge",
+                   415: "UnsupportedMediaType", 429: "RateLimited", 503: "Unavailable"})
 def ingest():
     """Ingest one event; see the module docstring for the answers."""
     row = accept_event()
@@ -132,3 +153,7 @@ def ingest():
     except StoreUnavailable as exc:
         raise _unavailable("the database could not commit it.") from exc
     return no_content()
+
+
+preflight.provide_automatic_options = False  # OPTIONS is the preflight view itself
+ingest.provide_automatic_options = False

@@ -1,7 +1,7 @@
-"""Reading and validating the body of ``POST /stream/api/v1``.
+"""Checking the body of ``POST /stream/api/v1`` (read by ``edge.read_capped``).
 
-The order of the checks is the endpoint's contract: size (413), content type
-(415), JSON object (400), schema (400).  Each failure raises ``ApiError``
+The order of the checks is the endpoint's contract: size (413, while
+reading), content type (415), JSON object (400), schema (400).  Each failure raises ``ApiError``
 with a message that names the problem (and the field, for schema errors).
 """
 from __future__ import annotations
@@ -18,50 +18,8 @@ from ..schemas import StreamEventRequestSchema, strict_json_loads, unicode_probl
 #: with no content type at all is accepted too.
 ACCEPTED_TYPES = frozenset({"application/json", "text/plain"})
 ACCEPTED_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii"})
-_CHUNK = 16 * 1024
 
 _schema = StreamEventRequestSchema()
-
-
-def read_body(environ: dict, limit: int) -> bytes:
-    """Read the raw request body, refusing more than ``limit`` bytes (413).
-
-    A ``Content-Length`` over the limit is refused before reading.  Without a
-    Content-Length (chunked transfer), the body is read in chunks and refused
-    as soon as the total passes ``limit``; that needs a server that
-    terminates the input stream (``wsgi.input_terminated``, as gunicorn
-    does), otherwise the body is taken as empty (werkzeug's safe fallback).
-
-    Args:
-        environ: the WSGI environ.
-        limit: the largest accepted body, in bytes.
-    Returns:
-        the body bytes (at most ``limit`` of them).
-    """
-    too_large = ApiError(413, f"Request body is larger than {limit} bytes.")
-    stream = environ["wsgi.input"]
-    raw_length = environ.get("CONTENT_LENGTH") or ""
-    if raw_length.strip():
-        try:
-            length = int(raw_length)
-        except ValueError:
-            raise ApiError(400, "Content-Length is not a number.") from None
-        if length > limit:
-            raise too_large
-        length = max(length, 0)
-        data = stream.read(length) if length else b""
-        return data
-    if not environ.get("wsgi.input_terminated"):
-        return b""
-    parts, total = [], 0
-    while True:
-        chunk = stream.read(min(_CHUNK, limit + 1 - total))
-        if not chunk:
-            return b"".join(parts)
-        total += len(chunk)
-        if total > limit:
-            raise too_large
-        parts.append(chunk)
 
 
 def check_content_type(value: str | None) -> None:

@@ -1,9 +1,8 @@
 """What the stored record keeps about the browser: UA families and an IP prefix.
 
-- ``client_ip(environ, trusted)``: the client address with werkzeug
-  ``ProxyFix(x_for=trusted)`` semantics: ``X-Forwarded-For`` is believed only
-  for the ``trusted`` proxies in front of the app (its ``trusted``-th value
-  from the right), otherwise ``REMOTE_ADDR``.
+- ``client_ip(environ, trusted)``: the client address that werkzeug's
+  ``ProxyFix(x_for=trusted)`` gives the app (``create_app`` installs it for
+  ``TRUSTED_PROXIES``; requests then read ``request.remote_addr``).
 - ``ip_prefix(addr)``: the address cut to its /24 (IPv4) or /48 (IPv6)
   network; the full address is never stored.
 - ``browser_info(user_agent)``: ua-parser's families and versions, and
@@ -17,7 +16,7 @@ from collections import namedtuple
 from functools import lru_cache
 
 import ua_parser
-from werkzeug.http import parse_list_header
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 UA_MAX = 512
 IPV4_PREFIX = 24
@@ -40,12 +39,11 @@ def client_ip(environ: dict, trusted: int) -> str | None:
     Returns:
         the address as a string, or None.
     """
-    forwarded = environ.get("HTTP_X_FORWARDED_FOR")
-    if trusted > 0 and forwarded:
-        values = parse_list_header(forwarded)
-        if len(values) >= trusted:
-            return values[-trusted].strip()
-    return environ.get("REMOTE_ADDR")
+    if trusted <= 0:
+        return environ.get("REMOTE_ADDR")
+    seen: dict = {}
+    ProxyFix(lambda env, start_response: seen.update(env) or [], x_for=trusted)(dict(environ), None)
+    return seen.get("REMOTE_ADDR")
 
 
 @lru_cache(maxsize=4096)

@@ -17,20 +17,29 @@ cannot probe customer names.
 """
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify, request
+from flask import g, jsonify, request
 from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
+from ..edge import Blueprint, operation
 from ..errors import ApiError
 from ..grants import granted_names, readable_customers
+from ..schemas import EventPageSchema
 from ..schemas.queries import EventListArgsSchema, first_error
 from .events import EventFilter, page_events, parse_time
 
-bp = Blueprint("stream_events", __name__)
+bp = Blueprint("stream_events", __name__, description="Reading stored events (API key).")
 
 
-@bp.get("/api/v1/events")
+@bp.get("/events")
+@bp.doc(**operation("Read stored events", "stream_events_list_events", tag="stream", secured=True,
+                    description="Only the customers this API key is granted (`flask keys grant`).",
+                    parameters=[{"in": "query", "schema": EventListArgsSchema}]))
 @require_api_key
+@bp.response(200, EventPageSchema, description="One page, in (event_timestamp, id) order.")
+@bp.alt_response(400, response="BadRequest")
+@bp.alt_response(401, response="Unauthorized")
+@bp.alt_response(403, response="Forbidden")
 def list_events():
     """One page of stored events; see the module docstring."""
     try:

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 from ..schemas import StreamEventRequestSchema
 from ..vendors import vendor_key_for
-from .client import UA_MAX, browser_info, client_ip, ip_prefix
-from .domains import normalize_host, registrable_domain
+from .client import UA_MAX, browser_info, ip_prefix
+from .origins import normalize_host, registrable_domain
 
 #: Client time is trusted as the event time when within this of server time.
 MAX_SKEW_MS = 5 * 60 * 1000
@@ -79,7 +79,7 @@ def _page_parts(url: str | None) -> tuple[str, str | None]:
 
 
 def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ: dict,
-              received_at: datetime, trusted_proxies: int = 0) -> dict:
+              received_at: datetime) -> dict:
     """Build the ``stream_events`` row of one accepted event.
 
     Args:
@@ -87,9 +87,9 @@ def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ
         customer_id: the token's customer.
         origin_host: host of the request's Origin (or Referer), used for
             ``domain``/``host`` when the event has no ``u``.
-        environ: the WSGI environ (User-Agent, client address).
+        environ: the WSGI environ (User-Agent, and ``REMOTE_ADDR``: the client
+            address, which ``ProxyFix`` sets behind ``TRUSTED_PROXIES`` proxies).
         received_at: server receive time, aware UTC (from the app's clock).
-        trusted_proxies: ``TRUSTED_PROXIES`` (see ``client.client_ip``).
     Returns:
         a dict with one key per ``stream_events`` column except ``id``.
     """
@@ -116,7 +116,7 @@ def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ
         session_id=str(event["sid"]) if event.get("sid") is not None else None,
         extra=extra or None,
         user_agent=user_agent[:UA_MAX] if user_agent else None,
-        ip_prefix=ip_prefix(client_ip(environ, trusted_proxies)),
+        ip_prefix=ip_prefix(environ.get("REMOTE_ADDR")),
         **ua._asdict(),
     )
     return row

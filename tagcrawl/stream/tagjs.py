@@ -3,8 +3,7 @@
 The script is ``tag_template.js`` with its placeholders filled in once per
 process: the tag's version (``mv``) and the vendor catalog's request shapes
 (:func:`vendor_table`: the crawler's own patterns, so there is no second list),
-after :func:`minify` has dropped comments and white space and shortened the
-tag's local (``$``) names.
+after :func:`minify` (rjsmin, then shorter names for the tag's ``$`` locals).
 
 Caching: ``ETag`` is the content hash (``<hash>-gz`` for the gzip copy, served
 to clients that accept it) and ``mv`` is ``<__version__>+<hash>``.
@@ -22,12 +21,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Response, request
+import rjsmin
+from flask import Response, request
 
-from .. import __version__
+from ..version import __version__
+from ..edge import Blueprint, operation, query
 from ..vendors import CATALOG
 
-bp = Blueprint("stream_tag", __name__, url_prefix="/stream")
+bp = Blueprint("stream_tag", __name__, description="The browser tag script.")
 
 TEMPLATE = Path(__file__).with_name("tag_template.js")
 MARKS = ("__TAGCRAWL_VERSION__", "__TAGCRAWL_VENDORS__", "__TAGCRAWL_DICTIONARY__")
@@ -123,7 +124,7 @@ def vendor_table(catalog=CATALOG) -> str:
     for vendor in catalog:
         rows, previous = [], None
         for pattern in vendor.patterns:
-            if library_load(pattern.path):
+            if library_load(pattern.path) or getattr(pattern, "config", False):  # no events there
                 continue
             host = _checked(_host(pattern.host))
             lists = ([part for pair in pattern.require for part in pair], pattern.events, pattern.embedded)
@@ -153,63 +154,17 @@ def expand(packed: str) -> str:
 
 # --- minifying the template ------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Za-z0-9_$]")
-_PUNCTUATORS = sorted("""=== !== ... => == != <= >= && || ?? ?. ++ -- += -= *= /= %= &= |= ^= << >> >>>
-    { } ( ) [ ] ; , < > + - * / % & | ^ ! ~ ? : = . @""".split(), key=len, reverse=True)
-#: After these tokens a ``/`` starts a regex literal (else it divides).
-_REGEX_AFTER = frozenset("""( , = : [ ! & | ? { } ; + - * % < > ~ ^ => && || ?? == === != !== += -=
-    return typeof case do else in of new delete void throw""".split())
-#: A line break next to these tokens is never needed (no automatic semicolon can depend on it).
-_NO_BREAK_AFTER = frozenset("{ ( [ , ; : = => && || ?? ? + - * ! . += -= === !== == != < > <= >= |".split())
-_NO_BREAK_BEFORE = frozenset("} ) ] , ; : . ? && || ?? = => === !== == != + * ?.".split())
+#: In rjsmin's output: a string, template or regex literal (left as it is), an
+#: identifier (a name the short names must not shadow), or a ``$`` local of the
+#: tag; a name after ``.`` is a property (but not after ``...``, a spread).  A regex literal there follows a punctuator (rjsmin drops the spaces);
+#: the template holds no ``$name`` inside a regex literal.
+_SCAN = re.compile(r"""
+    (?P<literal> "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*' | `(?:[^`\\]|\\.)*`
+      | (?<=[(,=:\[!&|?{};+\-*%<>~^])/(?![/*])(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]* )
+  | (?<![\w$])(?:(?<=\.\.\.)|(?<!\.))(?P<local>\$[A-Za-z_][\w$]*)
+  | (?<![\w$])(?:(?<=\.\.\.)|(?<!\.))(?P<word>[A-Za-z_][\w$]*)
+""", re.VERBOSE)
 _RESERVED = frozenset("do if in of as is".split())
-
-
-def _tokens(source: str) -> list[tuple[str, bool]]:
-    """``(token, line break before it)`` of the template's JavaScript.
-
-    Enough of a tokenizer for a template written for it: strings, template
-    literals without ``${``, regex literals (told from division by the
-    previous token), comments, words and punctuators.
-    """
-    out: list[tuple[str, bool]] = []
-    i, size, brk, prev = 0, len(source), False, None
-    while i < size:
-        char = source[i]
-        if char in " \t\r\n":
-            brk, i = brk or char == "\n", i + 1
-            continue
-        if source.startswith("//", i):
-            end = source.find("\n", i)
-            i = size if end < 0 else end
-            continue
-        if source.startswith("/*", i):
-            end = source.index("*/", i + 2)
-            brk, i = brk or "\n" in source[i:end], end + 2
-            continue
-        if char in "\"'`" or (char == "/" and (prev is None or prev in _REGEX_AFTER)):
-            j, in_class = i + 1, False
-            while source[j] != char or in_class:
-                if source[j] == "\n" and char != "`":
-                    raise ValueError(f"unterminated literal at offset {i}")
-                if source[j] == "\\":
-                    j += 1
-                elif char == "/" and source[j] in "[]":
-                    in_class = source[j] == "["
-                j += 1
-            j += 1
-            while char == "/" and j < size and _WORD.match(source[j]):
-                j += 1
-        elif _WORD.match(char):
-            j = i
-            while j < size and _WORD.match(source[j]):
-                j += 1
-        else:
-            j = i + len(next(p for p in _PUNCTUATORS if source.startswith(p, i)))
-        prev = source[i:j]
-        out.append((prev, brk))
-        i, brk = j, False
-    return out
 
 
 def _short_names(used: set[str]):
@@ -220,33 +175,20 @@ def _short_names(used: set[str]):
 
 
 def minify(source: str) -> str:
-    """Minify the template: no comments, no spaces or line breaks that are not
-    needed, and every ``$name`` (a variable of the tag, never a property)
-    renamed to a short name that no other identifier of the source uses."""
-    tokens = _tokens(source)
-    # Names the short names must not shadow: identifiers but properties (a.name)
-    # and keys of object literals ({name: ...}, ", name: ...").
-    words = {t for i, (t, _) in enumerate(tokens) if _WORD.match(t[0]) and not t[0].isdigit()
-             and not (i and tokens[i - 1][0] in (".", "?."))
-             and not (i and tokens[i - 1][0] in ("{", ",") and i + 1 < len(tokens) and tokens[i + 1][0] == ":")}
+    """Minify the template: rjsmin drops comments and the spaces and line breaks
+    that are not needed; then every ``$name`` (a variable of the tag, never a
+    property) is renamed to a short name that no other identifier uses, most
+    frequent first."""
+    packed = rjsmin.jsmin(source)
+    found = [m for m in _SCAN.finditer(packed) if not m.group("literal")]
+    words = {m.group("word") for m in found if m.group("word")}
     counts: dict[str, int] = {}
-    for token, _ in tokens:
-        if token.startswith("$"):
-            counts[token] = counts.get(token, 0) + 1
+    for match in found:
+        if match.group("local"):
+            counts[match.group("local")] = counts.get(match.group("local"), 0) + 1
     names = dict(zip(sorted(counts, key=lambda t: (-counts[t], t)), _short_names(words)))
-    out: list[str] = []
-    prev = None
-    for index, (token, brk) in enumerate(tokens):
-        if token.startswith("$") and not (index and tokens[index - 1][0] in (".", "?.")):
-            token = names[token]
-        if prev is not None:
-            if brk and prev not in _NO_BREAK_AFTER and token not in _NO_BREAK_BEFORE:
-                out.append("\n")
-            elif (_WORD.match(prev[-1]) and _WORD.match(token[0])) or (prev[-1] in "+-" and token[0] == prev[-1]):
-                out.append(" ")
-        out.append(token)
-        prev = token
-    return "".join(out) + "\n"
+    return _SCAN.sub(lambda m: names.get(m.group("local"), m.group(0)) if m.group("local") else m.group(0),
+                     packed) + "\n"
 
 
 # --- rendering and serving -------------------------------------------------------------
@@ -278,7 +220,12 @@ def tag_path(immutable: bool = True) -> str:
     return f"/stream/tag.js?v={rendered().digest}" if immutable else "/stream/tag.js"
 
 
-@bp.route("/tag.js", methods=["GET", "HEAD"])
+@bp.get("/tag.js")  # (and HEAD, which Flask adds to every GET route)
+@bp.doc(**operation("The browser tag script", "stream_tag_tag_js", tag="stream",
+                    parameters=[query("v", "The script's hash: makes the answer cacheable for a year.")]),
+        responses={200: {"description": "The script.",
+                         "content": {"application/javascript": {"schema": {"type": "string"}}}},
+                   304: {"description": "Not modified (ETag matched)."}})
 def tag_js():
     """The browser tag.  ``?v=`` equal to the current hash makes the answer immutable."""
     tag = rendered()

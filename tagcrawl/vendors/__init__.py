@@ -80,9 +80,10 @@ def match_request(req: Request) -> list[Hit]:
         and account id: a GA4 ``/g/collect`` batch body with one event per
         line gives one hit per line, a comma list (Outbrain
         ``marketerId=a,b``, Adobe ``/b/ss/rs1,rs2/``) one hit per id.
-        ``Hit.account_id`` is normalised (``AW-<digits>``, ``DC-<src>``,
-        ``G-XXXX`` ...) or None when the request carries no id (library
-        load); requests whose id is present but malformed yield no hit.
+        ``Hit.account_id`` is normalised when well formed (``AW-<digits>``,
+        ``DC-<src>``, ``G-XXXX`` ...), reported as sent with
+        ``Hit.warnings`` when outside the vendor's usual format, or None
+        when the request carries no id (library load).
         A CORS preflight (method ``OPTIONS``) yields no hit.
         Never raises, whatever the URL/body.
     """
@@ -104,24 +105,28 @@ def pixels_from_hits(hits: Iterable[Hit]) -> list[dict[str, Any]]:
         hits: hits in capture order.
     Returns:
         ``[{"vendor": <display name>, "account_id": <id or None>,
-        "page": <frame_url of the first hit>}, ...]``, one per distinct
-        (vendor, account_id), in first-seen order.  Hits without an
-        account id are dropped when the same vendor has a hit with an id;
-        otherwise the vendor is reported once with ``account_id`` None.
+        "page": <frame_url of the first hit>, "warnings": [<str>, ...]}, ...]``,
+        one per distinct (vendor, account_id), in first-seen order.
+        ``warnings`` (vocabulary in ``ids.py``) says why an id is unusual for
+        its vendor; ``[]`` when it looks normal.  Hits without an account id
+        are dropped when the same vendor has a hit with an id (flagged or
+        not); otherwise the vendor is reported once with ``account_id`` None.
     """
     hits = list(hits)
     with_id = {h.vendor_key for h in hits if h.account_id is not None}
-    seen: set[tuple[str, str | None]] = set()
-    out: list[dict[str, Any]] = []
+    by_key: dict[tuple[str, str | None], dict[str, Any]] = {}
     for h in hits:
         if h.account_id is None and h.vendor_key in with_id:
             continue
         k = (h.vendor_key, h.account_id)
-        if k in seen:
-            continue
-        seen.add(k)
-        out.append({"vendor": h.vendor_name, "account_id": h.account_id, "page": h.frame_url})
-    return out
+        pixel = by_key.get(k)
+        if pixel is None:
+            pixel = by_key[k] = {"vendor": h.vendor_name, "account_id": h.account_id, "page": h.frame_url,
+                                 "warnings": []}
+        for w in getattr(h, "warnings", ()) or ():
+            if w not in pixel["warnings"]:
+                pixel["warnings"].append(w)
+    return list(by_key.values())
 
 
 def find_vendor(name: str) -> Vendor | None:

@@ -12,7 +12,7 @@ VENDORS = (
         "facebook", "Meta Pixel", "advertising",
         (
             P(host_re("facebook.com"), r"^/tr/?$", ids="p:id", events="p:ev"),
-            P(host_re("facebook.net"), r"^/signals/config/[0-9]+", ids=r"path:^/signals/config/([0-9]+)"),
+            P(host_re("facebook.net"), r"^/signals/config/[0-9]+", ids=r"path:^/signals/config/([0-9]+)", config=True),
             P(host_re("facebook.net"), r"/fbevents(?:\.[a-z.]+)?\.js$"),
         ),
         ("Facebook", "Meta", "Facebook Pixel", "Meta Ads", "Facebook Ads", "Meta (Facebook)"),
@@ -22,14 +22,14 @@ VENDORS = (
     Vendor(
         "tiktok", "TikTok Pixel", "advertising",
         (
-            P(host_re("tiktok.com"), r"^/api/v[0-9]+/pixel(?:/[a-z_]+)?/?$",
+            P(host_re("tiktok.com"), r"^/api/v[0-9]+/(?:pixel|track)(?:/[a-z_]+)?/?$",
               ids=("json:context.pixel.code", "json:pixel_code", "p:sdkid"), events=("json:event", "p:event"),
               split="json:batch"),
             P(host_re("tiktok.com"), r"^/i18n/pixel/", ids="q:sdkid"),
         ),
         ("TikTok", "TikTok Ads", "TikTok for Business"),
         ids.TIKTOK,
-        "`context.pixel.code` in the JSON body of `analytics.tiktok.com/api/v2/pixel`; "
+        "`context.pixel.code` in the JSON body of `analytics.tiktok.com/api/v2/pixel` / `/api/v1/track`; "
         "`sdkid` of `i18n/pixel/events.js`",
     ),
     Vendor(
@@ -97,7 +97,7 @@ VENDORS = (
         (
             P(host_re("alb.reddit.com"), r"^/(?:rp|snoo)\.gif$", ids="p:id", events="p:event"),
             P(host_re("pixel-config.reddit.com"), r"^/pixels/[a-z0-9_]+/config",
-              ids=r"path:^/pixels/([a-z0-9_]+)/"),
+              ids=r"path:^/pixels/([a-z0-9_]+)/", config=True),
             P(host_re("redditstatic.com"), r"^/ads/(?:v2/)?pixel\.js$"),
         ),
         ("Reddit", "Reddit Ads"),
@@ -157,7 +157,7 @@ VENDORS = (
             P(host_re("pixels.spotify.com"), r"^/v1/ingest",
               ids=("json:pixel_id", "json:pid", "json:key", "p:pid"), events=("json:action", "json:event_name"),
               split="json:batch"),
-            P(host_re("pixels.spotify.com"), r"^/v1/config/", ids=r"path:^/v1/config/([A-Za-z0-9-]+)"),
+            P(host_re("pixels.spotify.com"), r"^/v1/config/", ids=r"path:^/v1/config/([A-Za-z0-9-]+)", config=True),
             P(host_re("pixel.byspotify.com"), r"\.js$"),
         ),
         ("Spotify", "Spotify Ad Analytics", "Podsights"),

@@ -8,7 +8,7 @@ from . import ids
 from .model import P, Vendor, host_re
 
 _UUID_RX = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-_DOMAIN = ids.pattern("(?:[a-z0-9-]+\\.)+[a-z]{2,24}", case="lower", example="example.com")
+_DOMAIN = ids.pattern("(?:[a-z0-9-]+\\.)+[a-z]{2,24}", case="lower", example="acme.com")
 
 VENDORS = (
     Vendor(
@@ -24,11 +24,15 @@ VENDORS = (
         (
             P(None, r"(?:^|/)(?:ppms|piwik)\.php$", require={"p:idsite": _UUID_RX}, ids="p:idsite",
               events=("p:e_a", "p:e_c")),
+            P(None, r"(?:^|/)ppms\.php$", require={"p:idsite": "^[0-9]+$"}, ids="p:idsite",
+              events=("p:e_a", "p:e_c")),
+            P(host_re("piwik.pro"), r"(?:^|/)ppms\.php$", ids="p:idsite", events=("p:e_a", "p:e_c")),
             P(host_re("piwik.pro"), r"^/ppms\.js$"),
         ),
         ("PiwikPRO", "Piwik PRO Analytics"),
-        ids.UUID,
-        "`idsite` (UUID) of `ppms.php` / `piwik.php`",
+        ids.pattern("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9]{1,9}", case="lower",
+                    example="0f8fad5b-d9cb-469f-a165-70867728950e"),
+        "`idsite` (UUID, or numeric on older installs) of `ppms.php`; UUID `idsite` of `piwik.php`",
     ),
     Vendor(
         "at_internet", "AT Internet (Piano Analytics)", "analytics",
@@ -45,12 +49,16 @@ VENDORS = (
     Vendor(
         "webtrends", "Webtrends", "analytics",
         (
+            P(host_re("webtrends.com", "webtrendslive.com"), r"/dcs\.gif$", ids=r"path:^/([^/]+)/dcs\.gif$",
+              events="p:WT.dl"),
             P(None, r"/dcs\.gif$", require={"p:dcsuri": ""}, ids=r"path:^/([^/]+)/dcs\.gif$", events="p:WT.dl"),
+            P(None, r"/dcs\.gif$", require={"p:dcsdat": "^[0-9]+$"}, ids=r"path:^/([^/]+)/dcs\.gif$",
+              events="p:WT.dl"),
             P(host_re("webtrends.com", "webtrendslive.com"), r"\.js$"),
         ),
         ("Webtrends OnDemand", "WebTrends Analytics"),
         ids.pattern("[A-Za-z0-9_]{4,40}", case="lower", example="dcs222abcdefghijklmnop_1a2b"),
-        "DCS id: path of `/<dcsid>/dcs.gif`",
+        "DCS id: path of `/<dcsid>/dcs.gif` (`*.webtrendslive.com`, or any host with `dcsuri` / `dcsdat`)",
     ),
     Vendor(
         "comscore", "Comscore", "analytics",
@@ -91,10 +99,11 @@ VENDORS = (
               ids=("p:a", "json:app_id", "json:appId"), events=("json:event", "p:k")),
             P(host_re("heapanalytics.com", "heap-api.com"), r"^/js/heap-[0-9]+\.js$",
               ids=r"path:^/js/heap-([0-9]+)\.js$"),
-            P(host_re("heap-api.com", "heapanalytics.com"), r"^/config/[0-9]+/", ids=r"path:^/config/([0-9]+)/"),
+            P(host_re("heap-api.com", "heapanalytics.com"), r"^/config/[0-9]+/", ids=r"path:^/config/([0-9]+)/",
+              config=True),
         ),
         ("Heap Analytics",),
-        ids.digits(5, 12, example="1234567890"),
+        ids.digits(5, 12, example="2345678901"),
         "`a` of `heapanalytics.com/h`; path of `cdn.heapanalytics.com/js/heap-<id>.js`",
     ),
     Vendor(
@@ -103,12 +112,14 @@ VENDORS = (
             P(host_re("amplitude.com"), r"^/(?:2/httpapi|batch)?/?$", ids=("json:api_key", "p:client"),
               events=("json:event_type",), split="json:events", embedded="e"),
             P(host_re("cdn.amplitude.com"), r"^/script/[a-f0-9]{32}\.", ids=r"path:^/script/([a-f0-9]{32})\."),
+            P(r"^sr-client-cfg(?:\.eu)?\.amplitude\.com$", r"^/config/[^/]+$", ids=r"path:^/config/([^/]+)$",
+              config=True),
             P(host_re("cdn.amplitude.com"), r"^/libs/"),
         ),
         ("Amplitude Analytics",),
         ids.HEX32,
-        "`api_key` in the JSON body of `api2.amplitude.com/2/httpapi` or `client` form field of "
-        "`api.amplitude.com`",
+        "`api_key` in the JSON body of `api2.amplitude.com/2/httpapi` / `/batch`, or `client` form field of "
+        "`api.amplitude.com`; remote config `sr-client-cfg.amplitude.com/config/<api_key>`",
     ),
     Vendor(
         "mixpanel", "Mixpanel", "analytics",
@@ -116,12 +127,15 @@ VENDORS = (
             P(host_re("mixpanel.com"), r"^/(?:track|engage|import|groups)/?$",
               ids=("json:properties.token", "json:$token", "p:token"), events="json:event",
               split="json:", embedded="data"),
-            P(host_re("mixpanel.com"), r"^/decide/?$", ids="p:token"),
+            P(host_re("mixpanel.com"), r"^/decide/?$", ids="p:token", config=True),
+            # session recording: gzip body, the project token only as Basic auth (mixpanel-browser _sendRequest)
+            P(host_re("mixpanel.com"), r"^/record/?$", ids="auth:basic", events="const:session recording"),
             P(host_re("mxpnl.com", "mixpanel.com"), r"^/libs/mixpanel"),
         ),
         (),
         ids.HEX32,
-        "`properties.token` of the (base64) JSON `data` param/body of `api-js.mixpanel.com/track`",
+        "`properties.token` of the (base64) JSON `data` param/body of `api-js.mixpanel.com/track` / `/engage`; "
+        "Basic auth user of `/record` (session replay, gzip body)",
     ),
     Vendor(
         "kissmetrics", "Kissmetrics", "analytics",
@@ -174,24 +188,35 @@ VENDORS = (
               ids=("json:api_key", "json:token", "json:properties.token", "p:token"), events="json:event",
               split="json:batch", embedded="data"),
             P(host_re("posthog.com"), r"^/(?:decide|flags)/?$", ids=("json:token", "json:api_key", "p:token"),
-              embedded="data"),
+              embedded="data", config=True),
             P(host_re("posthog.com"), r"^/(?:static/array\.js|array/phc_[A-Za-z0-9]+/)",
               ids=r"path:^/array/(phc_[A-Za-z0-9]+)/"),
+            # a first-party reverse proxy (``/ingest/e/``): the project token decides
+            P(None, r"(?:^|/)(?:e|i/v0/e|batch|capture)/?$", require={"json:properties.token": "^phc_"},
+              ids="json:properties.token", events="json:event", split="json:batch", embedded="data"),
+            P(None, r"(?:^|/)(?:e|i/v0/e|batch|capture)/?$", require={"json:api_key": "^phc_"},
+              ids="json:api_key", events="json:event", split="json:batch", embedded="data"),
+            P(None, r"(?:^|/)(?:decide|flags)/?$", require={"json:token": "^phc_"}, ids="json:token",
+              embedded="data", config=True),
         ),
         ("Posthog",),
         ids.pattern("phc_[A-Za-z0-9]{20,60}", example="phc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcde"),
-        "project `api_key` / `token` of the `/e/` JSON body (or base64 `data`)",
+        "project `api_key` / `token` of `/e/`, `/i/v0/e/`, `/batch/`, `/flags` (JSON body, gzip body with "
+        "`compression=gzip-js`, base64 or lz-string `data=`; any host when the token starts `phc_`)",
     ),
     Vendor(
         "plausible", "Plausible Analytics", "analytics",
         (
             P(None, r"(?:^|/)api/event$", require={"json:n": "", "json:d": "", "json:u": "^https?://"},
               ids="json:d", events="json:n", id_sep=","),
+            P(None, r"(?:^|/)api/event$", require={"json:name": "", "json:domain": "", "json:url": "^https?://"},
+              ids="json:domain", events="json:name", id_sep=","),
             P(host_re("plausible.io"), r"^/js/"),
         ),
         ("Plausible",),
         _DOMAIN,
-        "site domain `d` in the JSON body of `/api/event` (plausible.io or a first-party proxy)",
+        "site domain `d` (or `domain`) in the JSON (`text/plain`) body of `/api/event` (plausible.io or a "
+        "first-party proxy)",
     ),
     Vendor(
         "parsely", "Parse.ly", "analytics",

@@ -21,13 +21,17 @@ VENDORS = (
     Vendor(
         "google_analytics", "Google Analytics 4", "analytics",
         (
-            P(None, r"(?:^|/)g/collect$", require={"p:v": "^2$", "p:tid": "^[Gg]-"},
+            P(None, r"(?:^|/)(?:g/)?collect$", require={"p:v": "^2$", "p:tid": "^[Gg]-"},
               ids="p:tid", events="p:en", split="lines"),
+            # on Google's own hosts /g/collect is GA4 whatever its protocol version says
+            P(r"(?:^|\.)(?:google-analytics\.com|analytics\.google\.com)$", r"^/g/collect$",
+              require={"p:tid": "^[Gg]-"}, ids="p:tid", events=("p:en", "p:t"), split="lines"),
             P(None, _GTAG, require={"q:id": "^[Gg]-"}, ids="q:id"),
         ),
         ("GA4", "Google Analytics", "Google Analytics 4 (GA4)", "GA 4"),
         ids.GA4,
-        "`tid` of `/g/collect` (google-analytics.com or any sGTM host, one hit per body line); "
+        "`tid` of `/g/collect` or a `v=2` `/collect` (google-analytics.com or any sGTM host, one hit per body "
+        "line); "
         "`id` of `gtag/js`",
     ),
     Vendor(
@@ -60,8 +64,8 @@ VENDORS = (
     Vendor(
         "google_ads", "Google Ads", "advertising",
         (
-            P(_ADS_HOSTS, r"^/pagead/(?:conversion|viewthroughconversion|1p-conversion|1p-user-list)/[0-9]+",
-              ids=r"path:^/pagead/[a-z0-9-]+/([0-9]+)",
+            P(_ADS_HOSTS, r"^/pagead/[a-z0-9-]+/(?:AW-)?[0-9]+(?:/|$)",
+              ids=r"path:^/pagead/[a-z0-9-]+/((?:AW-)?[0-9]+)",
               events=("p:en", "p:data~event=([^;]+)", "p:label", r"path:^/pagead/([a-z0-9-]+)/")),
             P(_ADS_HOSTS, r"^/rmkt/collect/[0-9]+", ids=r"path:^/rmkt/collect/([0-9]+)",
               events=("p:en", "const:remarketing")),
@@ -70,7 +74,7 @@ VENDORS = (
         ),
         ("AdWords", "Google AdWords", "Google Ads Conversion", "Google Ads Remarketing"),
         ids.AW,
-        "path of `/pagead/conversion/<id>/`, `/pagead/viewthroughconversion/<id>/`, "
+        "path of `/pagead/conversion/<id>/`, `/pagead/viewthroughconversion/<id>/` (`<id>` with or without `AW-`), "
         "`/pagead/1p-conversion/<id>/`, `/rmkt/collect/<id>/`; `id=AW-...` of `gtag/js`",
     ),
     Vendor(

@@ -18,7 +18,10 @@ VENDORS = (
             P(host_re("cdn.segment.com", "cdn.segment.io"), r"^/analytics\.js/v1/[A-Za-z0-9]+/analytics(?:\.min)?\.js$",
               ids=r"path:^/analytics\.js/v1/([A-Za-z0-9]+)/"),
             P(host_re("cdn.segment.com", "cdn.segment.io"), r"^/v1/projects/[A-Za-z0-9]+/settings$",
-              ids=r"path:^/v1/projects/([A-Za-z0-9]+)/"),
+              ids=r"path:^/v1/projects/([A-Za-z0-9]+)/", config=True),
+            # a first-party proxy of api.segment.io: analytics.js message ids start "ajs-"
+            P(None, rf"(?:^|/)v1/{_SEG_CALLS}/?$", require={"json:writeKey": "", "json:messageId": "^ajs-"},
+              ids=("json:writeKey", "auth:basic"), events=("json:event", "json:type"), split="json:batch"),
         ),
         ("Twilio Segment", "Segment.io", "analytics.js (Segment)"),
         ids.pattern("[A-Za-z0-9]{16,40}", example="AbCdEf0123456789AbCdEf0123456789"),
@@ -31,12 +34,25 @@ VENDORS = (
             P(host_re("rudderstack.com", "rudderlabs.com"), rf"^/v1/{_SEG_CALLS}/?$",
               ids=("auth:basic", "json:writeKey"), events=("json:event", "json:type", r"path:^/v1/([a-z]+)"),
               split="json:batch"),
-            P(host_re("rudderlabs.com", "rudderstack.com"), r"^/sourceConfig/?$", ids="p:writeKey"),
+            P(host_re("rudderlabs.com", "rudderstack.com"), r"^/sourceConfig/?$", ids=("p:writeKey", "auth:basic"),
+              config=True),
+            # a customer's own data plane: RudderStack events carry ``rudderId``
+            P(None, rf"(?:^|/)v1/{_SEG_CALLS}/?$", require={"json:rudderId": ""},
+              ids=("auth:basic", "json:writeKey"), events=("json:event", "json:type"), split="json:batch"),
             P(host_re("rudderlabs.com"), r"rudder-analytics(?:\.min)?\.js$"),
         ),
         ("Rudder Stack", "Rudderlabs"),
         ids.pattern("[A-Za-z0-9]{20,40}", example="2AbCdEfGhIjKlMnOpQrStUvWxYz"),
-        "write key: Basic auth user of `*.dataplane.rudderstack.com/v1/*`, `writeKey` of `sourceConfig`",
+        "write key: Basic auth user of `*.dataplane.rudderstack.com/v1/*` (or any data plane host: events carry "
+        "`rudderId`), `writeKey` or Basic auth of `sourceConfig`",
+    ),
+    Vendor(
+        "hightouch", "Hightouch Events", "customer data platform",
+        (P(host_re("hightouch-events.com"), rf"^/v1/{_SEG_CALLS}/?$", ids=("auth:basic", "json:writeKey"),
+           events=("json:event", "json:type", r"path:^/v1/([a-z]+)"), split="json:batch"),),
+        ("Hightouch",),
+        ids.pattern("[A-Za-z0-9_-]{16,80}", example="4f0a1b2c3d4e5f60718293a4b5c6d7e8"),
+        "write key: Basic auth user (or `writeKey`) of `us-east-1.hightouch-events.com/v1/*`",
     ),
     Vendor(
         "mparticle", "mParticle", "customer data platform",
@@ -188,7 +204,7 @@ VENDORS = (
     Vendor(
         "optimizely", "Optimizely", "optimization",
         (
-            P(host_re("logx.optimizely.com"), r"^/v1/events$", ids="json:account_id",
+            P(host_re("logx.optimizely.com"), r"^/(?:v1/events|log/event)$", ids="json:account_id",
               events="json:visitors.0.snapshots.0.events.0.key"),
             P(host_re("cdn.optimizely.com"), r"^/js/[0-9]+\.js$", ids=r"path:^/js/([0-9]+)\.js$"),
             P(host_re("cdn.optimizely.com"), r"^/public/[0-9]+/", ids=r"path:^/public/([0-9]+)/"),

@@ -41,10 +41,10 @@ VENDORS = (
     ),
     Vendor(
         "piwik_pro_tag_manager", "Piwik PRO Tag Manager", "tag manager",
-        (P(host_re("piwik.pro"), rf"^/{_UUID}(?:\.sync)?\.js$", ids=rf"path:^/({_UUID})"),),
+        (P(host_re("piwik.pro"), rf"^/(?:containers/)?{_UUID}(?:\.sync)?\.js$", ids=rf"path:^/(?:containers/)?({_UUID})"),),
         ("Piwik PRO TM",),
         ids.UUID,
-        "container UUID in `<account>.containers.piwik.pro/<uuid>.js`",
+        "container UUID in `<account>.containers.piwik.pro/<uuid>.js` or `<account>.piwik.pro/containers/<uuid>.js`",
     ),
     Vendor(
         "commanders_act", "Commanders Act TagCommander", "tag manager",

@@ -1,6 +1,8 @@
 """Decoding of beacon payloads: query strings, form bodies, JSON bodies,
-newline-batched bodies (GA4 ``/g/collect``), base64/JSON embedded params
-(Mixpanel ``data=``) and HTTP basic auth (Segment write key).
+newline-batched bodies (GA4 ``/g/collect``, NDJSON), multipart forms,
+base64 / lz-string / gzip-wrapped JSON (bodies and embedded params such as
+Mixpanel ``data=``; the encodings are ``encodings.py``) and HTTP basic auth
+(Segment / RudderStack write key).
 
 All functions are total: they never raise on malformed input (invalid
 percent-encoding, broken JSON, binary-ish text, deep nesting); bodies are
@@ -9,11 +11,13 @@ decoded up to :data:`MAX_BODY` characters only.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus
+
+from . import encodings
 
 #: Body decoding cap (256 KiB of text).
 MAX_BODY = 256 * 1024
@@ -118,21 +122,13 @@ def parse_json(text: str | None) -> Any:
 
 
 def decode_embedded_json(value: str | None) -> Any:
-    """Decode a parameter carrying JSON, either verbatim or base64 encoded
-    (Mixpanel ``data=``, Klaviyo ``data=``, PostHog ``data=``).
-    Returns the parsed object or None."""
+    """Decode a parameter carrying JSON: verbatim, base64/base64url, gzip in
+    base64, or lz-string (Mixpanel ``data=``, Klaviyo ``data=``, PostHog
+    ``data=`` with ``compression=base64|lz64``; see
+    :func:`encodings.unwrap_json`).  Returns the parsed object or None."""
     if not value or not isinstance(value, str):
         return None
-    doc = parse_json(value)
-    if doc is not None:
-        return doc
-    s = value[:MAX_BODY].strip()
-    try:
-        padded = s + "=" * (-len(s) % 4)
-        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
-        return parse_json(raw.decode("utf-8"))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        return None
+    return encodings.unwrap_json(value[:MAX_BODY])[0]
 
 
 def basic_auth_user(headers: dict[str, str] | None) -> str | None:
@@ -158,29 +154,65 @@ def _looks_form(line: str) -> bool:
     return bool(head) and " " not in head and "{" not in head
 
 
+def multipart_fields(text: str, content_type: str | None) -> dict[str, str] | None:
+    """Fields of a ``multipart/form-data`` body, or None when it is not one.
+
+    Args:
+        text: the body as text.
+        content_type: the ``Content-Type`` header (its ``boundary=``); when
+            absent, a body whose first line is ``--<token>`` is taken as
+            multipart with that boundary (Chrome's ``FormData`` shape).
+    Returns:
+        ``{field name: value}`` (file parts too, as text), first value wins.
+    """
+    m = re.search(r'boundary="?([^";,]+)"?', content_type or "", re.IGNORECASE)
+    boundary = m.group(1) if m else None
+    if boundary is None:
+        first = text.lstrip("\r\n").split("\n", 1)[0].strip()
+        if not (first.startswith("--") and len(first) > 4 and " " not in first):
+            return None
+        boundary = first[2:]
+    out: dict[str, str] = {}
+    for part in text.split("--" + boundary)[1:1000]:
+        if part.startswith("--"):
+            break
+        head, sep, value = part.lstrip("\r\n").partition("\r\n\r\n")
+        if not sep:
+            head, sep, value = part.lstrip("\n").partition("\n\n")
+        name = re.search(r'name="([^"]*)"', head)
+        if name and name.group(1) not in out:
+            out[name.group(1)] = value.rstrip("\r\n")
+    return out or None
+
+
 @dataclass
 class Body:
     """A decoded request body.
 
     Attributes:
         kind: "none", "json", "form", "lines" (several form-encoded lines,
-            e.g. a GA4 batch), "jsonlines" or "raw".
+            e.g. a GA4 batch), "jsonlines" (NDJSON), "multipart" or "raw".
         params: flattened parameters (form fields, or JSON flattened one level).
         json: the parsed JSON document (``jsonlines`` gives a list), else None.
         lines: for "form"/"lines", one ``{name: value}`` dict per line.
+        encoding: how a "json" body was wrapped: None (plain), "base64",
+            "gzip+base64", "lz-string", "lz-string-uri".
     """
 
     kind: str = "none"
     params: dict[str, str] = field(default_factory=dict)
     json: Any = None
     lines: list[dict[str, str]] = field(default_factory=list)
+    encoding: str | None = None
 
 
-def decode_body(text: str | None) -> Body:
+def decode_body(text: str | None, content_type: str | None = None) -> Body:
     """Decode a request body (see :class:`Body`); never raises.
 
     Args:
-        text: the request body as text (``Request.post_data``), or None.
+        text: the request body as text (``Request.post_data`` after its
+            ``Content-Encoding``, ``encodings.body_text``), or None.
+        content_type: the ``Content-Type`` header (multipart boundary).
     """
     if not text or not isinstance(text, str):
         return Body()
@@ -188,6 +220,9 @@ def decode_body(text: str | None) -> Body:
     doc = parse_json(s)
     if doc is not None:
         return Body("json", flatten(doc), doc)
+    fields = multipart_fields(s, content_type)
+    if fields is not None:
+        return Body("multipart", fields, None, [fields])
     lines = [ln for ln in s.replace("\r\n", "\n").split("\n") if ln.strip()]
     if len(lines) > 1:
         docs = [parse_json(ln) for ln in lines[:MAX_ITEMS]]
@@ -196,7 +231,14 @@ def decode_body(text: str | None) -> Body:
         if all(_looks_form(ln) for ln in lines[:MAX_ITEMS]):
             return Body("lines", {}, None, [decode_query(ln) for ln in lines[:MAX_ITEMS]])
     stripped = s.strip()
+    if len(lines) == 1 and encodings.looks_base64(stripped):  # "eyJ...=" is no form body
+        doc, encoding = encodings.unwrap_json(stripped)
+        if doc is not None:
+            return Body("json", flatten(doc), doc, encoding=encoding)
     if len(lines) == 1 and _looks_form(stripped):
         params = decode_query(stripped)
         return Body("form", params, None, [params])
+    doc, encoding = encodings.unwrap_json(stripped)
+    if doc is not None:
+        return Body("json", flatten(doc), doc, encoding=encoding)
     return Body("raw")

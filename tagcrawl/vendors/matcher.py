@@ -16,14 +16,16 @@ Decoding a request into hit candidates is ``request_context.py``; reading a
 source spec's value (``p:id``, ``json:...``) from a candidate is
 ``sources.py``; the match decision and the id/event policy are here.
 
-Id policy: when an id source yields a value but it is malformed for the
-vendor's :class:`~tagcrawl.vendors.ids.IdFormat` (or does not fit the
-source's ``~regex``), the pattern does not match: no hit at all, so
-``facebook.com/tr?id=abc`` is not a Meta pixel.  A CORS preflight (``OPTIONS``) is never
-a hit: it repeats the URL of the POST that follows but carries no data.  When no id source yields
-anything (e.g. a library load like ``fbevents.js``) the hit is reported with
-``account_id=None``.  In a comma list, malformed members are skipped and the
-well-formed ones reported.
+Id policy (issue 19): recognition (host, path, parameter shape, ``require``)
+decides the vendor; the account id is then reported as sent.  A well-formed
+id is put in its canonical form (``AW-`` prefix, case); an id outside the
+vendor's :class:`~tagcrawl.vendors.ids.IdFormat` (or not fitting the source's
+``~regex``) is reported exactly as sent, stripped of surrounding white space,
+with ``Hit.warnings`` saying why (``ids.id_warnings``).  Nothing recognised is
+dropped for its id.  A CORS preflight (``OPTIONS``) is never a hit: it repeats
+the URL of the POST that follows but carries no data.  When no id source
+yields anything (e.g. a library load like ``fbevents.js``) the hit is reported
+with ``account_id=None``.  In a comma list every member is reported.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from typing import Iterable, Iterator
 from . import decode
 from .model import Pattern, Vendor
 from .request_context import Candidate, RequestContext, candidates
+from .ids import MAX_ID_LENGTH, id_warnings
 from .sources import FLAGS, MISMATCH, SourceSpec, compile_spec, first_value, resolve
 from .types import Hit, Request
 
@@ -61,8 +64,35 @@ class CompiledPattern:
     events: tuple[SourceSpec, ...]
 
 
+#: A bounded repetition (``{32}``, ``{6,16}``) in a regex source.
+_BOUNDED = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+
+
+def relax(source: str) -> str:
+    """``source`` with its bounded repetitions made open (``{6,16}`` -> ``+``):
+    on a vendor's own host the id's position in the path or host name is the
+    shape, its length is for ``IdFormat`` to flag (``/_/ad/<31 hex>/pixel``
+    is still Quora's pixel, with a truncated id)."""
+    return _BOUNDED.sub("+", source)
+
+
+def _relaxed(p: Pattern) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """(host, path, ids) of a pattern, relaxed when it is anchored on a host."""
+    if not p.host:
+        return p.host, p.path, p.ids
+    id_in_host = any(s.startswith("host:") for s in p.ids)
+    ids = tuple(relax(s) if s.startswith(("path:", "host:")) else s for s in p.ids)
+    return (relax(p.host) if id_in_host else p.host), (relax(p.path) if p.path else p.path), ids
+
+
 def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
     """Compile all patterns of ``catalog`` (regexes with ASCII flags).
+
+    Patterns anchored on a vendor host have the repetition bounds of their
+    path (and, when the id is in the host name, host) regexes and of their
+    ``path:``/``host:`` id specs opened (:func:`relax`): there the id's
+    length is flagged, not part of the shape.  First-party (host-less)
+    patterns keep them: without a vendor host the id's form is the shape.
 
     Args:
         catalog: :class:`~tagcrawl.vendors.model.Vendor` entries in priority
@@ -76,43 +106,65 @@ def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
     with_host, without = [], []
     for v in catalog:
         for p in v.patterns:
+            host, path, id_specs = _relaxed(p)
             c = CompiledPattern(
                 v, p,
-                re.compile(p.host, FLAGS) if p.host else None,
-                re.compile(p.path, FLAGS) if p.path else None,
+                re.compile(host, FLAGS) if host else None,
+                re.compile(path, FLAGS) if path else None,
                 tuple((compile_spec(s), re.compile(rx, FLAGS)) for s, rx in p.require),
-                tuple(compile_spec(s) for s in p.ids),
+                tuple(compile_spec(s) for s in id_specs),
                 tuple(compile_spec(s) for s in p.events),
             )
             (with_host if p.host else without).append(c)
     return tuple(with_host + without)
 
 
-def _ids(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> list[str | None] | None:
-    """Normalised ids for a candidate; [None] when absent; None when malformed."""
-    raw = first_value(c.ids, ctx, it, strict=True) if c.ids else None
-    if raw is None:
-        return [None]
-    if raw is MISMATCH:
+def _raw_mismatch(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> object:
+    """The value of the first id spec whose ``~regex`` did not fit, unfiltered."""
+    for spec in c.ids:
+        if resolve(spec, ctx, it) is MISMATCH:
+            return resolve(SourceSpec(spec.kind, spec.arg, None), ctx, it)
+    return None
+
+
+def _one_id(c: CompiledPattern, value: object) -> tuple[str, tuple[str, ...]] | None:
+    """(id as reported, warnings) for one raw value; None when it is empty
+    or not a scalar (a JSON object where an id should be)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return None
+    text = decode._str(value).strip()
+    if not text:
+        return None
+    warnings: tuple[str, ...] = ()
+    if len(text) > MAX_ID_LENGTH:
+        text, warnings = text[:MAX_ID_LENGTH], ("account id is longer than 200 characters; truncated",)
+    fmt = c.vendor.id_format
+    canonical = fmt.normalise(text) if fmt is not None else None
+    noun = (fmt.noun if fmt is not None and fmt.noun else f"{c.vendor.name} ids")
+    reported = canonical or text
+    return reported, warnings + id_warnings(fmt, reported, noun)
+
+
+def _ids(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> list[tuple[str | None, tuple[str, ...]]]:
+    """``[(account id, warnings), ...]`` for a candidate: ``[(None, ())]``
+    when no id source yields a value (see the module's id policy)."""
+    raw = first_value(c.ids, ctx, it, strict=True) if c.ids else None
+    if raw is MISMATCH:
+        raw = _raw_mismatch(c, ctx, it)
+    if raw is None or raw == "":
+        return [(None, ())]
     if isinstance(raw, list):
         values = raw
     elif isinstance(raw, str) and c.pattern.id_sep:
         values = [x for x in raw.split(c.pattern.id_sep) if x.strip()]
     else:
         values = [raw]
-    fmt = c.vendor.id_format
-    out: list[str | None] = []
+    out: list[tuple[str | None, tuple[str, ...]]] = []
     for v in values[: decode.MAX_ITEMS]:
-        if fmt is not None:
-            n = fmt.normalise(v)
-        elif isinstance(v, (str, int)) and not isinstance(v, bool):
-            n = str(v).strip()[:200] or None
-        else:
-            n = None
-        if n is not None and n not in out:
-            out.append(n)
-    return out or None
+        one = _one_id(c, v)
+        if one is not None and one[0] not in (x[0] for x in out):
+            out.append(one)
+    return out or [(None, ())]
 
 
 def _event(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> str | None:
@@ -144,17 +196,14 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
                 break
         if not ok:
             continue
-        ids = _ids(c, ctx, it)
-        if ids is None:
-            continue
         event = _event(c, ctx, it)
-        for account in ids:
+        for account, warnings in _ids(c, ctx, it):
             hits.append(Hit(
                 vendor_key=c.vendor.key, vendor_name=c.vendor.name, account_id=account,
                 event=event, params=dict(it.params), url=ctx.url,
                 method=(req.method or "GET").upper() if isinstance(req.method, str) else "GET",
                 transport=req.resource_type if isinstance(req.resource_type, str) else "other",
-                frame_url=req.frame_url, timestamp=req.timestamp,
+                frame_url=req.frame_url, timestamp=req.timestamp, warnings=warnings,
             ))
     return hits
 

@@ -69,7 +69,10 @@ class Pattern:
         id_sep: separator of a multi-id value (Outbrain ``marketerId=a,b``,
             Adobe multi-suite ``/b/ss/rs1,rs2/``): one hit per id.
         embedded: parameters whose value is a JSON document, verbatim or
-            base64 (Mixpanel ``data``); it becomes the JSON document.
+            base64 / lz-string (Mixpanel ``data``); it becomes the JSON document.
+        config: a configuration fetch of the vendor's SDK (remote config,
+            feature flags, settings): it carries the account id but is no
+            event (the stream tag leaves it out).
     """
 
     host: str | None = None
@@ -80,6 +83,7 @@ class Pattern:
     split: str | None = None
     id_sep: str | None = None
     embedded: tuple[str, ...] = ()
+    config: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ class Vendor:
 
 def P(host: str | None = None, path: str | None = None, *, require: dict[str, str] | None = None,
       ids: tuple[str, ...] | str = (), events: tuple[str, ...] | str = (), split: str | None = None,
-      id_sep: str | None = None, embedded: tuple[str, ...] | str = ()) -> Pattern:
+      id_sep: str | None = None, embedded: tuple[str, ...] | str = (), config: bool = False) -> Pattern:
     """Terse :class:`Pattern` constructor for catalog modules (strings are
     accepted where a 1-tuple is meant; ``require`` is a dict)."""
 
@@ -122,7 +126,7 @@ def P(host: str | None = None, path: str | None = None, *, require: dict[str, st
         return (v,) if isinstance(v, str) else tuple(v)
 
     return Pattern(host=host, path=path, require=tuple((require or {}).items()), ids=tup(ids),
-                   events=tup(events), split=split, id_sep=id_sep, embedded=tup(embedded))
+                   events=tup(events), split=split, id_sep=id_sep, embedded=tup(embedded), config=config)
 
 
 def host_re(*domains: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import decode
+from . import decode, encodings
 from .model import Pattern
 from .types import Request
 
@@ -88,13 +88,12 @@ class RequestContext:
 
     @property
     def body(self) -> decode.Body:
-        """The request body decoded by ``decode.decode_body`` (bytes are
-        UTF-8 decoded, capped at ``decode.MAX_BODY``); computed once."""
+        """The request body decoded by ``decode.decode_body`` after its
+        ``Content-Encoding`` (``encodings.body_text``: gzip/deflate/br bytes
+        are decompressed, at most ``encodings.MAX_DECODED``); computed once."""
         if self._body is None:
-            data = self.req.post_data
-            if isinstance(data, (bytes, bytearray)):
-                data = bytes(data[: decode.MAX_BODY]).decode("utf-8", "replace")
-            self._body = decode.decode_body(data if isinstance(data, str) else None)
+            text = encodings.body_text(self.req.post_data, self.headers)
+            self._body = decode.decode_body(text, encodings.header(self.headers, "content-type"))
         return self._body
 
 
@@ -139,6 +138,15 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
                 for k, v in decode.flatten(emb).items():
                     params.setdefault(k, v)
                 break
+    if doc is None and body.kind in ("form", "multipart"):  # JSON inside a form field
+        for value in list(body.params.values())[:50]:
+            if value[:1] in ("{", "["):
+                emb = decode.parse_json(value)
+                if isinstance(emb, (dict, list)):
+                    doc = emb
+                    for k, v in decode.flatten(emb).items():
+                        params.setdefault(k, v)
+                    break
     if p.split == "lines" and body.lines:
         out = []
         for line in body.lines:

@@ -17,19 +17,22 @@ class Request:
     Attributes:
         url: absolute request URL.
         method: HTTP method, upper case ("GET", "POST").
-        post_data: request body as text (UTF-8 decoded), or None.  Filled from
-            ``Network.requestWillBeSent.request.postData`` or
-            ``Network.getRequestPostData``.
+        post_data: request body, or None: text when it is valid UTF-8, else
+            the raw bytes (a gzip/deflate/br body, binary).  Filled from
+            ``Network.requestWillBeSent.request.postDataEntries`` (raw bytes),
+            ``postData`` or ``Network.getRequestPostData`` (base64 when
+            ``base64Encoded``); decoded for matching by ``encodings.py``.
         resource_type: CDP ``Network.ResourceType`` lower-cased: "document",
             "script", "image", "xhr", "fetch", "ping" (sendBeacon), "other", ...
         frame_url: URL of the document (or worker script) that sent it.
         timestamp: wall-clock time the request was sent, epoch milliseconds.
-        headers: request headers (may be empty).
+        headers: request headers (may be empty); ``Content-Type``,
+            ``Content-Encoding`` and ``Authorization`` are read by the matcher.
     """
 
     url: str
     method: str = "GET"
-    post_data: str | None = None
+    post_data: str | bytes | None = None
     resource_type: str = "other"
     frame_url: str | None = None
     timestamp: float = 0.0
@@ -53,6 +56,8 @@ class Hit:
             "ping", "script", ...).
         frame_url: URL of the document that sent the request.
         timestamp: epoch milliseconds.
+        warnings: why the account id is unusual for the vendor (vocabulary in
+            ``ids.py``); empty when it looks normal or is None.
     """
 
     vendor_key: str
@@ -65,3 +70,4 @@ class Hit:
     transport: str = "other"
     frame_url: str | None = None
     timestamp: float = 0.0
+    warnings: tuple[str, ...] = ()

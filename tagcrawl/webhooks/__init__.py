@@ -1,11 +1,13 @@
-"""Signed webhooks for asynchronous crawls.
+"""Signed webhooks for asynchronous crawls (Standard Webhooks, see ``signing.py``).
 
-Receivers verify a delivery with ``verify_signature``::
+A receiver verifies a delivery with any Standard Webhooks library::
 
-    from tagcrawl.webhooks import verify_signature
+    from standardwebhooks import Webhook
 
-    ok = verify_signature(secret, request.headers["X-Tagcrawl-Signature"], request.get_data())
+    report = Webhook(secret).verify(request.get_data(), dict(request.headers))
+
+or with ``tagcrawl.webhooks.verify_signature(secret, request.headers, request.get_data())``.
 """
-from .signing import SIGNATURE_HEADER, DELIVERY_HEADER, sign, verify_signature
+from .signing import ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, new_secret, sign, verify_signature
 
-__all__ = ["SIGNATURE_HEADER", "DELIVERY_HEADER", "sign", "verify_signature"]
+__all__ = ["ID_HEADER", "SIGNATURE_HEADER", "TIMESTAMP_HEADER", "new_secret", "sign", "verify_signature"]

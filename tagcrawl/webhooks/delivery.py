@@ -18,7 +18,7 @@ import requests
 from ..extensions import db
 from ..models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
 from ..netguard import url_refusal
-from .signing import DELIVERY_HEADER, SIGNATURE_HEADER, sign
+from .signing import sign
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def attempt(delivery: WebhookDelivery, config: dict) -> WebhookAttempt:
             response = requests.post(
                 delivery.url, data=body, timeout=config.get("WEBHOOK_TIMEOUT_S", 10), allow_redirects=False,
                 headers={"Content-Type": "application/json", "User-Agent": "tagcrawl-webhooks/0.1",
-                         SIGNATURE_HEADER: sign(key.webhook_secret, body), DELIVERY_HEADER: delivery.id})
+                         **sign(key.webhook_secret, body, delivery.id)})
             status = response.status_code
         except requests.RequestException as exc:
             error = f"{exc.__class__.__name__}: {exc}"[:500]

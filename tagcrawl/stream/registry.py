@@ -1,84 +1,149 @@
-"""Ingestion tokens: issue, revoke, list, and the cached lookup of the endpoint.
+"""The stream's registry: customers, their whitelisted domains, their ingestion tokens.
+
+- Admin services (the CLI and the tests call them; each commits):
+  ``get_or_create_customer``, ``find_customer``, ``add_domains``,
+  ``remove_domain``, ``list_domains``, ``issue_token``, ``revoke_token``,
+  ``list_tokens``.
+- The endpoint's lookups: ``lookup_token`` (the token's customer and that
+  customer's whitelist) and ``all_patterns`` (every pattern, for the CORS
+  preflight), through a per-process ``cachetools.TTLCache`` of
+  ``TOKEN_CACHE_S`` seconds (at most 60 s; 0 turns it off), so a hot token
+  costs no query.  A change made here clears this process's cache at once;
+  other processes see it within the TTL.  Expiry is checked on every request.
 
 A token is a uuid4 string owned by a customer, with an optional expiry
-(``expires_at``) and a revocation time.  The endpoint looks tokens up through
-a per-process cache (``TOKEN_CACHE_S``, at most 60 s) that holds the token's
-customer and that customer's whitelist, so a hot token costs no query.  A
-revocation or a whitelist change is seen at once by the process that made it
-and within the cache TTL by the others; expiry is checked on every request.
+(``expires_at``) and a revocation time (``revoked_at``).
 """
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections import namedtuple
 from datetime import datetime, timedelta, timezone
 
+from cachetools import TTLCache
 from flask import current_app
 
 from ..extensions import db
 from ..models import AllowedDomain, Customer, IngestToken, utcnow
-from .domains import add_domains, get_or_create_customer
+from .origins import normalize_pattern
 
 DEFAULT_TTL_DAYS = 365
 CACHE_TTL_MAX_S = 60.0
 CACHE_MAX_ENTRIES = 10_000
+_EXTENSION = "tagcrawl.stream.registry"
+_ALL_PATTERNS = "*all-patterns*"
 
 #: What the endpoint needs to know about a token.  ``patterns`` is a tuple of
 #: the customer's whitelist patterns; times are aware UTC datetimes or None.
 TokenInfo = namedtuple("TokenInfo", "token customer_id customer_name patterns expires_at revoked_at")
 
-_ALL_PATTERNS = "*all-patterns*"
 
+class LookupCache:
+    """A thread-safe ``TTLCache`` (``ttl_s`` seconds, ``CACHE_MAX_ENTRIES`` entries); ``ttl_s`` 0: no caching."""
 
-class TtlCache:
-    """A small thread-safe cache whose entries live ``ttl_s`` seconds (monotonic)."""
+    def __init__(self, ttl_s: float):
+        self.cache = TTLCache(maxsize=CACHE_MAX_ENTRIES, ttl=ttl_s) if ttl_s > 0 else None
+        self.lock = threading.Lock()
 
-    def __init__(self, max_entries: int = CACHE_MAX_ENTRIES):
-        self._lock = threading.Lock()
-        self._entries: dict = {}
-        self.max_entries = max_entries
-
-    def get(self, key, ttl_s: float, load):
-        """The cached value for ``key``, or ``load()`` (cached for ``ttl_s`` seconds).
-
-        ``load`` runs outside the lock; an exception from it is not cached.
-        """
-        if ttl_s > 0:
-            with self._lock:
-                hit = self._entries.get(key)
-            if hit is not None and hit[0] > time.monotonic():
-                return hit[1]
-        value = load()
-        if ttl_s > 0:
-            with self._lock:
-                self._entries.pop(key, None)
-                self._entries[key] = (time.monotonic() + ttl_s, value)
-                while len(self._entries) > self.max_entries:
-                    self._entries.pop(next(iter(self._entries)))
+    def get(self, key, load):
+        """The cached value of ``key``, else ``load()`` (run outside the lock; an exception is not cached)."""
+        if self.cache is None:
+            return load()
+        with self.lock:
+            value = self.cache.get(key, _ALL_PATTERNS)  # a sentinel no loader returns
+        if value is _ALL_PATTERNS:
+            value = load()
+            with self.lock:
+                self.cache[key] = value
         return value
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        if self.cache is not None:
+            with self.lock:
+                self.cache.clear()
 
 
-def _cache() -> TtlCache:
-    cache = current_app.extensions.get("tagcrawl.stream.tokens")
+def _cache() -> LookupCache:
+    cache = current_app.extensions.get(_EXTENSION)
     if cache is None:
-        cache = current_app.extensions.setdefault("tagcrawl.stream.tokens", TtlCache())
+        ttl = max(0.0, min(float(current_app.config["TOKEN_CACHE_S"]), CACHE_TTL_MAX_S))
+        cache = current_app.extensions.setdefault(_EXTENSION, LookupCache(ttl))
     return cache
-
-
-def _ttl() -> float:
-    return max(0.0, min(float(current_app.config.get("TOKEN_CACHE_S", CACHE_TTL_MAX_S)), CACHE_TTL_MAX_S))
 
 
 def clear_cache() -> None:
     """Forget every cached token and whitelist of this process (current app)."""
     _cache().clear()
 
+
+# --- customers and domains --------------------------------------------------
+
+def get_or_create_customer(name: str) -> Customer:
+    """The customer called ``name``, created (and flushed) when missing.  ValueError for an empty name."""
+    name = (name or "").strip()
+    if not name:
+        raise ValueError("a customer needs a name")
+    customer = db.session.scalar(db.select(Customer).filter_by(name=name))
+    if customer is None:
+        customer = Customer(name=name)
+        db.session.add(customer)
+        db.session.flush()
+    return customer
+
+
+def find_customer(name: str) -> Customer:
+    """The customer called ``name``; ValueError when there is none."""
+    customer = db.session.scalar(db.select(Customer).filter_by(name=name))
+    if customer is None:
+        raise ValueError(f"no customer named {name!r}")
+    return customer
+
+
+def add_domains(customer_name: str, patterns) -> list[str]:
+    """Whitelist ``patterns`` for the customer (created if needed); commits.
+
+    Returns:
+        the normalized patterns that were added (already present ones are skipped).
+    Raises:
+        ValueError: a bad pattern (``origins.normalize_pattern``).
+    """
+    normalized = [normalize_pattern(p) for p in patterns]
+    customer = get_or_create_customer(customer_name)
+    existing = {d.pattern for d in customer.domains}
+    added = []
+    for pattern in normalized:
+        if pattern not in existing:
+            customer.domains.append(AllowedDomain(pattern=pattern))
+            existing.add(pattern)
+            added.append(pattern)
+    db.session.commit()
+    clear_cache()
+    return added
+
+
+def remove_domain(customer_name: str, pattern: str) -> None:
+    """Remove one whitelisted pattern of a customer; commits.  ValueError if absent."""
+    customer = find_customer(customer_name)
+    normalized = normalize_pattern(pattern)
+    row = next((d for d in customer.domains if d.pattern == normalized), None)
+    if row is None:
+        raise ValueError(f"{normalized!r} is not whitelisted for {customer_name!r}")
+    customer.domains.remove(row)
+    db.session.commit()
+    clear_cache()
+
+
+def list_domains(customer_name: str | None = None) -> list[tuple[str, str]]:
+    """``[(customer name, pattern), ...]`` sorted, for one customer or all."""
+    query = (db.select(Customer.name, AllowedDomain.pattern)
+             .join(AllowedDomain, AllowedDomain.customer_id == Customer.id))
+    if customer_name:
+        query = query.where(Customer.name == customer_name)
+    return [tuple(row) for row in db.session.execute(query.order_by(Customer.name, AllowedDomain.pattern))]
+
+
+# --- tokens: the endpoint's lookups -----------------------------------------
 
 def _load_token(token: str) -> TokenInfo | None:
     query = (db.select(IngestToken.customer_id, Customer.name, IngestToken.expires_at,
@@ -101,7 +166,7 @@ def lookup_token(token: uuid.UUID | str) -> TokenInfo | None:
     Raises SQLAlchemy errors when the database cannot answer (not cached).
     """
     key = str(token).lower()
-    return _cache().get(key, _ttl(), lambda: _load_token(key))
+    return _cache().get(key, lambda: _load_token(key))
 
 
 def token_problem(info: TokenInfo | None, now: datetime) -> str | None:
@@ -122,7 +187,7 @@ def all_patterns() -> tuple[str, ...]:
         with db.engine.connect() as conn:
             return tuple(sorted(set(conn.scalars(db.select(AllowedDomain.pattern)))))
 
-    return _cache().get(_ALL_PATTERNS, _ttl(), load)
+    return _cache().get(_ALL_PATTERNS, load)
 
 
 def _aware(value: datetime) -> datetime:
@@ -130,7 +195,7 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
 
 
-# --- services (CLI and tests) ------------------------------------------------
+# --- tokens: admin services --------------------------------------------------
 
 def issue_token(customer_name: str, domains=(), ttl_days: int | None = DEFAULT_TTL_DAYS,
                 now: datetime | None = None) -> IngestToken:

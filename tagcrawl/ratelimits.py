@@ -1,16 +1,21 @@
 """Rate limits: per API key on crawls (Flask-Limiter), per token and client IP on ingestion (limits).
 
 - ``POST /api/v1``: ``RATELIMIT_CRAWL`` (``TAGCRAWL_RATELIMIT_CRAWL``, default
-  60/minute) per ``x-api-key`` (per client IP for calls without one), applied
-  by Flask-Limiter's decorator.
+  60/minute) per ``x-api-key`` (per client IP for calls without one).  The view
+  declares it with ``@rate_limited(crawl_limit, key_func=crawl_key)``; the
+  app's Flask-Limiter applies it with its own ``limit`` decorator (the limit
+  is a callable that reads the app's setting; an empty setting exempts).
 - ``POST /stream/api/v1``: ``RATELIMIT_STREAM`` (default 6000/minute) per
   (ingestion token ``t``, client IP): one visitor of one customer's site.
   The view calls ``check_stream_limit`` once it has parsed the body (the key
   needs ``t``), so the body is read and parsed once per request; it counts
   with the ``limits`` strategy on the same storage as Flask-Limiter, without
-  Flask-Limiter's per-request machinery (about 0.3 ms of CPU per request,
-  measured in ``bench/stream_throughput.py``).  The client IP follows
-  ``TRUSTED_PROXIES`` as ingestion does.
+  Flask-Limiter's per-request machinery (only decorated views pass through
+  Flask-Limiter: its before-every-request check is not installed).
+
+The client IP is ``request.remote_addr``: behind ``TRUSTED_PROXIES`` proxies,
+werkzeug's ``ProxyFix`` (installed by ``create_app``) has set it from
+``X-Forwarded-For``.
 
 Storage: ``RATELIMIT_STORAGE_URL``, ``memory://`` (per process) by default or
 ``redis://host:port/db`` shared by every instance; when Redis is unreachable
@@ -35,7 +40,6 @@ from limits.storage import MemoryStorage
 from limits.strategies import STRATEGIES
 
 from .errors import ApiError, error_message
-from .stream.client import client_ip
 
 STRATEGY = "sliding-window-counter"
 EXTENSION = "tagcrawl_limiter"
@@ -52,7 +56,7 @@ def digest(*parts: str) -> str:
 
 
 def _ip() -> str:
-    return client_ip(request.environ, current_app.config.get("TRUSTED_PROXIES", 0)) or "-"
+    return request.remote_addr or "-"
 
 
 def crawl_key() -> str:
@@ -61,8 +65,36 @@ def crawl_key() -> str:
     return "key:" + digest(key) if key else "ip:" + digest(_ip())
 
 
-#: endpoint -> config key of its limit (each answers 429 in the OpenAPI document).
-LIMITED = {"crawl.crawl": "RATELIMIT_CRAWL", "stream.ingest": "RATELIMIT_STREAM"}
+def crawl_limit() -> str:
+    """The crawl view's limit: the app's ``RATELIMIT_CRAWL`` (``limits`` notation)."""
+    return current_app.config["RATELIMIT_CRAWL"]
+
+
+def crawl_limit_off() -> bool:
+    """True when ``RATELIMIT_CRAWL`` is empty (no limit)."""
+    return not current_app.config["RATELIMIT_CRAWL"]
+
+
+#: Blueprints whose views count with their own limit (``check_stream_limit``), never with Flask-Limiter.
+OWN_LIMIT_BLUEPRINTS = frozenset({"stream"})
+
+
+def rate_limited(limit_value, *, key_func=None, exempt_when=None):
+    """Declare the decorated view rate limited by the app's Flask-Limiter.
+
+    The arguments are those of ``flask_limiter.Limiter.limit`` (``limit_value``
+    may be a callable returning the limit string); ``init_app`` applies
+    ``limiter.limit(...)`` to the view in each app, whose limiter (and storage)
+    is its own.  Such a view also declares its 429 answer,
+    ``@bp.alt_response(429, response="RateLimited")`` (``tests/test_openapi.py``
+    checks that the two agree).
+    """
+
+    def declare(view):
+        view.rate_limit = {"limit_value": limit_value, "key_func": key_func, "exempt_when": exempt_when}
+        return view
+
+    return declare
 
 
 def _retry_after(reset_at: float) -> str:
@@ -71,12 +103,15 @@ def _retry_after(reset_at: float) -> str:
 
 
 class SweepingMemoryStorage(MemoryStorage):
-    """``limits``' in-memory storage, without a thread per write.
+    """``limits``' in-memory storage for counter strategies, without a thread per write.
 
-    ``MemoryStorage`` starts a 10 ms ``threading.Timer`` to expire old keys
-    whenever the last one has run out, which under load means a thread start
-    every few requests.  Here the same sweep runs inline, at most once per
-    ``SWEEP_S`` seconds; every read already drops an expired key itself.
+    ``MemoryStorage.incr`` starts a 10 ms ``threading.Timer`` to expire old
+    keys whenever the last one has run out, which under load means a thread
+    start every few requests.  Here ``incr`` and ``decr`` (public methods of
+    the storage interface; the sliding-window-counter strategy uses only
+    them, ``get`` and ``clear``) expire keys inline instead, at most once per
+    ``SWEEP_S`` seconds; ``get`` already drops an expired key itself.  The
+    moving-window strategy (``acquire_entry``) is not used with it.
     """
 
     SWEEP_S = 1.0
@@ -86,11 +121,31 @@ class SweepingMemoryStorage(MemoryStorage):
         self.timer.cancel()
         self._next_sweep = 0.0
 
-    def _MemoryStorage__schedule_expiry(self) -> None:  # replaces MemoryStorage's private hook
+    def _sweep(self) -> None:
         now = time.monotonic()
-        if now >= self._next_sweep:
-            self._next_sweep = now + self.SWEEP_S
-            self._MemoryStorage__expire_events()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + self.SWEEP_S
+        wall = time.time()
+        for key in [k for k, expiry in list(self.expirations.items()) if expiry <= wall]:
+            self.clear(key)
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        """Add ``amount`` to the counter ``key`` (which expires ``expiry`` s after its first hit)."""
+        self.get(key)
+        self._sweep()
+        with self.locks[key]:
+            self.storage[key] += amount
+            if self.storage[key] == amount:
+                self.expirations[key] = time.time() + expiry
+        return self.storage.get(key, 0)
+
+    def decr(self, key: str, amount: int = 1) -> int:
+        """Take ``amount`` from the counter ``key`` (not below 0)."""
+        self.get(key)
+        with self.locks[key]:
+            self.storage[key] = max(self.storage[key] - amount, 0)
+        return self.storage.get(key, 0)
 
 
 class StreamLimit:
@@ -163,25 +218,28 @@ def _too_many(exc: RateLimitExceeded):
 
 
 def init_app(app: Flask) -> Limiter:
-    """Create this app's limiter and the limits of the registered views.
+    """Create this app's limiter and apply it to the views declared ``rate_limited``.
 
     Call after the blueprints are registered.  Returns the Flask-Limiter
     instance (also in ``app.extensions["tagcrawl_limiter"]``); the stream limit
     is in ``app.extensions["tagcrawl_stream_limit"]`` (absent when off).
     """
-    limiter = Limiter(key_func=crawl_key, storage_uri=app.config.get("RATELIMIT_STORAGE_URL") or "memory://",
+    limiter = Limiter(key_func=crawl_key, storage_uri=app.config["RATELIMIT_STORAGE_URL"] or "memory://",
                       strategy=STRATEGY, key_prefix="tagcrawl", headers_enabled=False, swallow_errors=True,
                       in_memory_fallback_enabled=True)
     limiter.init_app(app)
-    # Only decorated views are limited (no default limits): drop the check that
-    # init_app hooks before every request, about 0.1 ms of nothing each time.
-    # The decorator checks its own limit.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    # tagcrawl has no default or application limits: only decorated views are
+    # limited, and their decorator checks its own limit.  The check Flask-Limiter
+    # hooks before every request would cost ~0.1 ms of nothing on each event of
+    # the stream's hot path, so it is taken out of the app's before-request hooks.
+    app.before_request_funcs[None] = [hook for hook in app.before_request_funcs.get(None, [])
+                                      if getattr(hook, "__self__", None) is not limiter]
     app.extensions[EXTENSION] = limiter
-    crawl_limit = app.config.get(LIMITED["crawl.crawl"])
-    if crawl_limit and "crawl.crawl" in app.view_functions:
-        app.view_functions["crawl.crawl"] = limiter.limit(crawl_limit)(app.view_functions["crawl.crawl"])
-    stream_limit = app.config.get(LIMITED["stream.ingest"])
+    for endpoint, view in list(app.view_functions.items()):
+        declared = getattr(view, "rate_limit", None)
+        if declared is not None:
+            app.view_functions[endpoint] = limiter.limit(**declared)(view)
+    stream_limit = app.config["RATELIMIT_STREAM"]
     if stream_limit:
         app.extensions[STREAM_EXTENSION] = StreamLimit(stream_limit, limiter.storage)
     app.register_error_handler(RateLimitExceeded, _too_many)

@@ -17,7 +17,9 @@ import threading
 
 from flask import Flask
 
-from .extensions import db
+from ..extensions import db
+from ..webhooks.delivery import attempt, claim_due, next_due_in_s
+from .jobs import claim_next, run_claimed
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +63,6 @@ class BackgroundWorker:
                 self.cond.wait(timeout=timeout_s)
 
     def _crawl_loop(self) -> None:
-        from .crawl.jobs import claim_next, run_claimed
-
         lease_s = float(self.config.get("CRAWL_TIMEOUT_S", 25)) + 30
         while not self.stopping:
             crawl_id = None
@@ -80,8 +80,6 @@ class BackgroundWorker:
                 self._idle(float(self.config.get("JOB_POLL_S", 5)))
 
     def _delivery_loop(self) -> None:
-        from .webhooks.delivery import attempt, claim_due, next_due_in_s
-
         poll = float(self.config.get("JOB_POLL_S", 5))
         while not self.stopping:
             wait = poll

@@ -1,9 +1,10 @@
-"""Customers and their whitelisted domains (the stream's origin check).
+"""Whitelist patterns and request origins of the stream (no database).
 
 A pattern is a host name, ``example.com`` (that host only), or a wildcard,
 ``*.example.com`` (any subdomain of example.com, at any depth, but not
-example.com itself).  Patterns are stored lowercase, IDNA-encoded, without a
-trailing dot.  Scheme and port of an origin are not part of the check.
+example.com itself).  Hosts and patterns are canonical (``hosts.canonical_host``:
+UTS #46, A-labels, lower-case, no trailing dot).  Scheme and port of an
+origin are not part of the check.
 """
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ from urllib.parse import urlsplit
 
 import tldextract
 
-from ..extensions import db
-from ..models import AllowedDomain, Customer
+from ..hosts import canonical_host
 
 #: Offline public-suffix data (the snapshot bundled with tldextract; no network).
 EXTRACT = tldextract.TLDExtract(suffix_list_urls=())
@@ -23,15 +23,11 @@ _LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 
 
 def normalize_host(host: str) -> str:
-    """Lowercase, IDNA-encoded host without a trailing dot ("" when invalid)."""
-    host = (host or "").strip().rstrip(".").lower()
-    if not host:
-        return ""
+    """``hosts.canonical_host`` of ``host`` (surrounding spaces dropped), "" when invalid."""
     try:
-        host = host.encode("idna").decode("ascii") if not host.isascii() else host
-    except UnicodeError:
+        return canonical_host((host or "").strip())
+    except ValueError:
         return ""
-    return host
 
 
 def normalize_pattern(pattern: str) -> str:
@@ -126,74 +122,3 @@ def registrable_domain(host: str) -> str:
     if parts.suffix or host.replace(".", "").isdigit() or ":" in host or "." not in host:
         return host
     return ".".join(host.rsplit(".", 2)[-2:])
-
-
-# --- services (used by the CLI and the tests) -------------------------------
-
-def get_or_create_customer(name: str) -> Customer:
-    """The customer called ``name``, created (and flushed) when missing."""
-    name = (name or "").strip()
-    if not name:
-        raise ValueError("a customer needs a name")
-    customer = db.session.scalar(db.select(Customer).filter_by(name=name))
-    if customer is None:
-        customer = Customer(name=name)
-        db.session.add(customer)
-        db.session.flush()
-    return customer
-
-
-def find_customer(name: str) -> Customer:
-    """The customer called ``name``; ValueError when there is none."""
-    customer = db.session.scalar(db.select(Customer).filter_by(name=name))
-    if customer is None:
-        raise ValueError(f"no customer named {name!r}")
-    return customer
-
-
-def add_domains(customer_name: str, patterns) -> list[str]:
-    """Whitelist ``patterns`` for the customer (created if needed); commits.
-
-    Returns:
-        the normalized patterns that were added (already present ones are skipped).
-    """
-    normalized = [normalize_pattern(p) for p in patterns]
-    customer = get_or_create_customer(customer_name)
-    existing = {d.pattern for d in customer.domains}
-    added = []
-    for pattern in normalized:
-        if pattern not in existing:
-            customer.domains.append(AllowedDomain(pattern=pattern))
-            existing.add(pattern)
-            added.append(pattern)
-    db.session.commit()
-    _invalidate()
-    return added
-
-
-def remove_domain(customer_name: str, pattern: str) -> None:
-    """Remove one whitelisted pattern of a customer; commits.  ValueError if absent."""
-    customer = find_customer(customer_name)
-    normalized = normalize_pattern(pattern)
-    row = next((d for d in customer.domains if d.pattern == normalized), None)
-    if row is None:
-        raise ValueError(f"{normalized!r} is not whitelisted for {customer_name!r}")
-    customer.domains.remove(row)
-    db.session.commit()
-    _invalidate()
-
-
-def list_domains(customer_name: str | None = None) -> list[tuple[str, str]]:
-    """``[(customer name, pattern), ...]`` sorted, for one customer or all."""
-    query = (db.select(Customer.name, AllowedDomain.pattern)
-             .join(AllowedDomain, AllowedDomain.customer_id == Customer.id))
-    if customer_name:
-        query = query.where(Customer.name == customer_name)
-    return [tuple(row) for row in db.session.execute(query.order_by(Customer.name, AllowedDomain.pattern))]
-
-
-def _invalidate() -> None:
-    """Drop this process's token/whitelist cache (other processes expire theirs)."""
-    from .tokens import clear_cache
-
-    clear_cache()

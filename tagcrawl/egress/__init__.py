@@ -1,0 +1,11 @@
+"""tagcrawl's egress boundary: every byte Chrome sends leaves through a
+filtering proxy that tagcrawl owns (see docs/security.md).
+
+- ``rules``: Chrome's ``--host-resolver-rules``, honoured by the proxy;
+- ``policy``: resolve once, check the address, connect to it;
+- ``plugin``: the proxy.py plugin enforcing the policy;
+- ``status``: the proxy's own answers (RFC 9209 ``Proxy-Status``), read back by the crawl;
+- ``server``: the per-process proxy (threads, one port per route);
+- ``chrome``: Chrome switches and the wiring of Chrome to the proxy;
+- ``__main__``: ``python -m tagcrawl.egress``, a shared proxy for remote Grid nodes.
+"""

@@ -1,0 +1,94 @@
+"""Chrome's side of containment: switches that close the doors a proxy cannot
+watch, and the wiring of Chrome to the egress proxy.
+
+Each switch and the attack it stops is listed in docs/security.md.
+"""
+from __future__ import annotations
+
+from .policy import EgressPolicy
+from .rules import split_rules
+from .server import get_egress
+
+#: Switches of every crawl browser, whatever the proxy does.  Each was tried
+#: against Chromium 156 by tests/test_containment.py (docs/security.md).
+CONTAINMENT_SWITCHES = (
+    # Loopback goes through the proxy too: Chrome bypasses proxies for
+    # localhost/127.0.0.1/[::1] unless told "<-loopback>".
+    "--proxy-bypass-list=<-loopback>",
+    # No HTTP/3 (QUIC over UDP, which no HTTP proxy carries) for page requests.
+    # WebTransport ignores it; the proxy is what stops WebTransport.
+    "--disable-quic",
+    # Chromium 156 ignores this switch (STUN still leaves without the prefs
+    # below); kept for the builds that read it.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    # No DNS prefetch from Chrome's predictor (lookups only, never a connection).
+    "--dns-prefetch-disable",
+)
+#: Profile preferences (ChromeOptions ``prefs``), inherited by every browser
+#: context created over CDP:
+#: - WebRTC may use proxied transports only: STUN and TURN over UDP never
+#:   leave, TURN over TCP goes through the egress proxy and is filtered;
+#: - network prediction "never" (2): no speculation-rules prefetch or
+#:   prerender, no preconnect.  ``--disable-features`` names
+#:   (Prerender2, SpeculationRulesPrefetchFuture, ...) did not stop them.
+CONTAINMENT_PREFS = {"webrtc": {"ip_handling_policy": "disable_non_proxied_udp",
+                                "multiple_routes_enabled": False, "nonproxied_udp_enabled": False},
+                     "net": {"network_prediction_options": 2}}
+
+
+def egress_mode(config: dict) -> str:
+    """"owned" (tagcrawl starts its proxy), "shared" (``TAGCRAWL_EGRESS_PROXY_URL``)
+    or "off" (``TAGCRAWL_EGRESS_PROXY_URL=off``: no proxy; unsafe, for benches)."""
+    url = (config.get("EGRESS_PROXY_URL") or "").strip()
+    return "owned" if not url else "off" if url.lower() == "off" else "shared"
+
+
+def policy_for(config: dict) -> EgressPolicy:
+    """The policy of ``config``: its Chrome host-resolver rules and ALLOW_PRIVATE_TARGETS."""
+    return EgressPolicy(split_rules(config.get("CHROME_ARGS", ())).rules,
+                        bool(config.get("ALLOW_PRIVATE_TARGETS", False)))
+
+
+def owned_egress(config: dict):
+    """This process's EgressServer for ``config`` (started on first use)."""
+    return get_egress(policy_for(config), config.get("EGRESS_LISTEN") or "127.0.0.1",
+                      config.get("EGRESS_HOST") or None)
+
+
+def chrome_args(config: dict, args) -> list[str]:
+    """The final switch list for a crawl browser.
+
+    Args:
+        config: settings (``EGRESS_PROXY_URL``, ``CHROME_ARGS``, ...).
+        args: base switches followed by ``TAGCRAWL_CHROME_ARGS``.
+    Returns:
+        ``args`` with the containment switches added; unless the egress proxy is off, ``--proxy-server``
+        points at it and ``--host-resolver-rules`` is taken out (the proxy
+        applies the rules; left in Chrome, ``MAP *`` would also remap the
+        proxy's own address).
+    """
+    mode = egress_mode(config)
+    args = list(args)
+    if mode == "owned":
+        args = split_rules(args).others + [f"--proxy-server={owned_egress(config).proxy_url(None)}"]
+    elif mode == "shared":
+        args = split_rules(args).others + [f"--proxy-server={config['EGRESS_PROXY_URL']}"]
+    return [a for a in args if not a.startswith("--proxy-bypass-list=")] + list(CONTAINMENT_SWITCHES)
+
+
+def context_proxy(config: dict, upstream: str | None) -> str | None:
+    """``proxyServer`` for one crawl's browser context.
+
+    Args:
+        upstream: the crawl's country proxy (``emulation.proxy_for``) or None.
+    Returns:
+        The owned proxy's route to ``upstream``; the shared proxy (which does
+        its own chaining, so ``upstream`` is not used); ``upstream`` itself
+        when the egress proxy is off.
+    """
+    mode = egress_mode(config)
+    if mode == "owned":
+        return owned_egress(config).proxy_url(upstream)
+    if mode == "shared":
+        return config["EGRESS_PROXY_URL"]
+    return upstream

@@ -1,0 +1,209 @@
+"""HAR 1.2 in and out (issue 19): any HAR classified offline with the crawl's
+matcher (``flask pixels from-har``), a crawl's own traffic exported as HAR
+(``GET /api/v1/crawls/<sessionId>/har``), and the round trip."""
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import uuid
+
+import pytest
+
+from tagcrawl.har import build_har, pixels_by_page, requests_by_page
+from tagcrawl.har.read import HarError
+from tagcrawl.har.write import REDACTED
+from tagcrawl.vendors import Request, match_requests, pixels_from_hits
+
+from .vendor_cases import HEX32, META_ID, PHC, SEG_KEY, TT, basic
+
+PAGE = "https://shop.example/"
+
+#: Captured requests of one page, in every encoding the matcher reads.
+REQUESTS = [
+    Request(url=f"https://www.facebook.com/tr/?id={META_ID}&ev=PageView", resource_type="image", frame_url=PAGE,
+            timestamp=1732480000000.0, headers={"Cookie": "fr=secret", "Referer": PAGE}),
+    Request(url="https://us.i.posthog.com/e/?compression=gzip-js&ver=1.449.2", method="POST",
+            post_data=gzip.compress(json.dumps({"event": "$pageview", "properties": {"token": PHC}}).encode()),
+            resource_type="fetch", frame_url=PAGE, timestamp=1732480000100.0,
+            headers={"Content-Type": "text/plain"}),
+    Request(url="https://api.segment.io/v1/t", method="POST", post_data='{"type":"track","event":"Clicked"}',
+            resource_type="fetch", frame_url=PAGE, timestamp=1732480000200.0,
+            headers={**basic(SEG_KEY), "Content-Type": "application/json"}),
+    Request(url="https://analytics.tiktok.com/api/v2/pixel", method="POST",
+            post_data=json.dumps({"event": "ViewContent", "context": {"pixel": {"code": TT[:-2]}}}),
+            resource_type="xhr", frame_url="https://shop.example/frame.html", timestamp=1732480000300.0),
+    Request(url="https://api-js.mixpanel.com/track/?ip=1", method="POST", resource_type="ping", frame_url=PAGE,
+            post_data="data=" + base64.b64encode(json.dumps([{"event": "A", "properties": {"token": HEX32}}])
+                                                 .encode()).decode(), timestamp=1732480000400.0),
+    Request(url="https://bin.example/upload", method="POST", post_data=b"\x00\xff\xfe binary", frame_url=PAGE,
+            resource_type="fetch", timestamp=1732480000500.0),
+]
+
+
+def test_round_trip_gives_the_same_pixels():
+    expected = pixels_from_hits(match_requests(REQUESTS))
+    assert {p["vendor"] for p in expected} == {"Meta Pixel", "PostHog", "Segment", "TikTok Pixel", "Mixpanel"}
+    assert any(p["warnings"] for p in expected)  # the short TikTok code, flagged
+    har = json.loads(json.dumps(build_har(REQUESTS, PAGE)))
+    assert pixels_by_page(har) == {"page_1": expected}
+
+
+def test_export_shape_and_redaction():
+    har = build_har(REQUESTS, PAGE)
+    log = har["log"]
+    assert log["version"] == "1.2" and log["pages"][0]["title"] == PAGE
+    entries = log["entries"]
+    assert len(entries) == len(REQUESTS) and all(e["pageref"] == "page_1" for e in entries)
+    fb, ph, seg, tiktok, _mp, binary = entries
+    assert {"name": "Cookie", "value": REDACTED} in fb["request"]["headers"]
+    assert fb["startedDateTime"] == "2024-11-24T20:26:40.000Z" and fb["_resourceType"] == "image"
+    assert ph["request"]["postData"]["text"].startswith('{"event": "$pageview"')  # decoded from gzip
+    assert ph["request"]["postData"]["_decodedFrom"] == "gzip"
+    auth = next(h for h in seg["request"]["headers"] if h["name"] == "Authorization")
+    assert auth["value"] == basic(SEG_KEY)["Authorization"]  # a public write key (empty password) is kept
+    assert tiktok["_frameUrl"] == "https://shop.example/frame.html"
+    assert binary["request"]["postData"]["encoding"] == "base64"
+    assert base64.b64decode(binary["request"]["postData"]["text"]) == b"\x00\xff\xfe binary"
+
+
+@pytest.mark.parametrize("value", ["Bearer eyJhbGciOi.secret", "Basic " + base64.b64encode(b"user:pass").decode()])
+def test_secret_authorization_is_redacted_unless_opted_in(value):
+    req = [Request(url="https://api.segment.io/v1/t", headers={"Authorization": value, "Set-Cookie": "a=b"})]
+    headers = build_har(req, PAGE)["log"]["entries"][0]["request"]["headers"]
+    assert {h["value"] for h in headers} == {REDACTED}
+    kept = build_har(req, PAGE, keep_secrets=True)["log"]["entries"][0]["request"]["headers"]
+    assert {h["value"] for h in kept} == {value, "a=b"}
+
+
+def test_caps():
+    big = Request(url="https://api2.amplitude.com/2/httpapi", method="POST", post_data="x" * 100_000)
+    [entry] = build_har([big], PAGE, body_cap=1000)["log"]["entries"]
+    assert len(entry["request"]["postData"]["text"]) == 1000 and entry["request"]["postData"]["_truncated"]
+    har = build_har([big] * 10, PAGE, body_cap=1000, total_cap=5000)
+    assert 0 < len(har["log"]["entries"]) < 10
+    assert har["log"]["_omittedEntries"] == 10 - len(har["log"]["entries"])
+
+
+#: A HAR as Chrome DevTools saves it ("Save all as HAR"): pages with the document URL as title, entries with
+#: pageref, _resourceType, postData.text; one entry outside any page.
+DEVTOOLS_HAR = {"log": {
+    "version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"},
+    "pages": [{"startedDateTime": "2026-11-24T20:00:00.000Z", "id": "page_3", "title": "https://shop.example/p",
+               "pageTimings": {"onContentLoad": 300, "onLoad": 500}},
+              {"startedDateTime": "2026-11-24T20:01:00.000Z", "id": "page_4", "title": "https://othershop.com/",
+               "pageTimings": {}}],
+    "entries": [
+        {"_initiator": {"type": "script"}, "_priority": "Low", "_resourceType": "image", "cache": {},
+         "pageref": "page_3", "startedDateTime": "2026-11-24T20:00:00.400Z", "time": 41.2,
+         "request": {"method": "GET", "url": f"https://www.facebook.com/tr/?id={META_ID}&ev=PageView",
+                     "httpVersion": "http/2.0", "headers": [{"name": ":authority", "value": "www.facebook.com"}],
+                     "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+         "response": {"status": 200, "statusText": "", "httpVersion": "http/2.0", "headers": [], "cookies": [],
+                      "content": {"size": 43, "mimeType": "image/gif"}, "redirectURL": "", "headersSize": -1,
+                      "bodySize": -1, "_transferSize": 120},
+         "timings": {"blocked": 1, "dns": -1, "ssl": -1, "connect": -1, "send": 0.1, "wait": 40, "receive": 1}},
+        {"_resourceType": "fetch", "pageref": "page_4", "startedDateTime": "2026-11-24T20:01:00.200Z",
+         "request": {"method": "POST", "url": "https://plausible.io/api/event", "headers": [
+             {"name": "content-type", "value": "text/plain"}], "postData": {
+             "mimeType": "text/plain",
+             "text": '{"n":"pageview","u":"https://othershop.com/","d":"othershop.com","r":null,"w":1280}'}},
+         "response": {"status": 202}, "timings": {"send": 0, "wait": 10, "receive": 0}},
+        {"_resourceType": "xhr", "startedDateTime": "2026-11-24T20:02:00.000Z",
+         "request": {"method": "POST", "url": "https://tr.snapchat.com/p", "headers": [],
+                     "postData": {"mimeType": "application/x-www-form-urlencoded",
+                                  "params": [{"name": "pid", "value": "0f8fad5b-d9cb-469f-a165-70867728950e"},
+                                             {"name": "ev", "value": "PAGE_VIEW"}]}},
+         "response": {"status": 200}, "timings": {}},
+    ]}}
+
+
+def test_devtools_har():
+    assert pixels_by_page(DEVTOOLS_HAR) == {
+        "page_3": [{"vendor": "Meta Pixel", "account_id": META_ID, "page": "https://shop.example/p", "warnings": []}],
+        "page_4": [{"vendor": "Plausible Analytics", "account_id": "othershop.com", "page": "https://othershop.com/",
+                    "warnings": []}],
+        "": [{"vendor": "Snap Pixel", "account_id": "0f8fad5b-d9cb-469f-a165-70867728950e", "page": None,
+              "warnings": []}],
+    }
+    [plausible] = requests_by_page(DEVTOOLS_HAR)["page_4"]
+    assert plausible.resource_type == "fetch" and plausible.timestamp == 1795550460200.0
+
+
+@pytest.mark.parametrize("doc", [{}, {"log": {}}, {"log": {"entries": 3}}, [], "x"])
+def test_not_a_har(doc):
+    with pytest.raises(HarError):
+        pixels_by_page(doc)
+
+
+def test_garbage_entries_are_skipped():
+    har = {"log": {"entries": [None, {}, {"request": {"url": 5}}, {"request": {"url": "https://x/", "postData": 7}},
+                               {"request": {"url": "https://www.facebook.com/tr/?id=1", "postData": {
+                                   "text": "!!", "encoding": "base64"}}}]}}
+    assert pixels_by_page(har) == {"": [{"vendor": "Meta Pixel", "account_id": "1", "page": None,
+                                         "warnings": ["account id has 1 character; Meta pixel ids have 15 to 16"]}]}
+
+
+# -- CLI -----------------------------------------------------------------------------------------------
+
+def test_cli_from_har(runner, tmp_path):
+    path = tmp_path / "devtools.har"
+    path.write_text(json.dumps(DEVTOOLS_HAR))
+    result = runner.invoke(args=["pixels", "from-har", str(path)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == pixels_by_page(DEVTOOLS_HAR)
+    exported = tmp_path / "tagcrawl.har"
+    exported.write_text(json.dumps(build_har(REQUESTS, PAGE)))
+    result = runner.invoke(args=["pixels", "from-har", str(exported)])
+    assert json.loads(result.output) == {"page_1": pixels_from_hits(match_requests(REQUESTS))}
+
+
+@pytest.mark.parametrize("content,message", [("{", "not JSON"), ('{"log": {}}', "not a HAR file")])
+def test_cli_from_har_errors(runner, tmp_path, content, message):
+    path = tmp_path / "bad.har"
+    path.write_text(content)
+    result = runner.invoke(args=["pixels", "from-har", str(path)])
+    assert result.exit_code != 0 and message in result.output
+
+
+# -- API -----------------------------------------------------------------------------------------------
+
+def _store(app, key_name: str, requests: list) -> str:
+    from tagcrawl.crawl.records import store_crawl
+    from tagcrawl.extensions import db
+    from tagcrawl.models import ApiKey
+
+    session_id = str(uuid.uuid4())
+    with app.app_context():
+        key = db.session.scalar(db.select(ApiKey).filter_by(name=key_name))
+        response = {"sessionId": session_id, "url": PAGE, "success": True,
+                    "marketingPixels": pixels_from_hits(match_requests(requests))}
+        store_crawl({"url": PAGE, "session_id": session_id}, response, key.id, requests, app.config)
+    return session_id
+
+
+def test_api_har_owner_rule_and_round_trip(app, api_key):
+    from tagcrawl.apikeys import create_key
+
+    client = app.test_client()
+    session_id = _store(app, "tests", REQUESTS)
+    res = client.get(f"/api/v1/crawls/{session_id}/har", headers={"x-api-key": api_key})
+    assert res.status_code == 200 and res.mimetype == "application/json"
+    har = res.get_json()
+    assert pixels_by_page(har) == {"page_1": pixels_from_hits(match_requests(REQUESTS))}
+    fb = har["log"]["entries"][0]["request"]["headers"]
+    assert {"name": "Cookie", "value": REDACTED} in fb
+    with app.app_context():
+        _row, other, _secret = create_key("someone-else")
+    assert client.get(f"/api/v1/crawls/{session_id}/har", headers={"x-api-key": other}).status_code == 404
+    assert client.get(f"/api/v1/crawls/{session_id}/har").status_code == 401
+    assert client.get(f"/api/v1/crawls/{uuid.uuid4()}/har", headers={"x-api-key": api_key}).status_code == 404
+
+
+def test_api_har_secrets_opt_in(app, api_key, runner):
+    result = runner.invoke(args=["pixels", "har-secrets", "tests", "--allow"])
+    assert result.exit_code == 0, result.output
+    session_id = _store(app, "tests", REQUESTS[:1])
+    har = app.test_client().get(f"/api/v1/crawls/{session_id}/har", headers={"x-api-key": api_key}).get_json()
+    assert {"name": "Cookie", "value": "fr=secret"} in har["log"]["entries"][0]["request"]["headers"]
+    assert runner.invoke(args=["pixels", "har-secrets", "nobody", "--allow"]).exit_code != 0
