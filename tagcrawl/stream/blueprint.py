@@ -137,10 +137,11 @@ def accept_event() -> dict:
     "Ingest one event from the browser tag", "stream_ingest", tag="stream", parameters=[_ORIGIN],
     description="Checks, in order: size (413), content type (415), JSON and schema (400), token (401), "
                 "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` in the body "
-                "is the credential: the Origin check stops other sites' pages, not other clients."),
+                "is the credential: the Origin check stops other sites' pages, not other clients. A "
+                "`text/plain` body (what `navigator.sendBeacon` sends) or one with no content type is read as "
+                "this same JSON object."),
         requestBody={"required": True, "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}},
-            "text/plain": {"schema": {"type": "string", "contentMediaType": "application/json"}}}},
+            "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}}}},
         responses={204: {"description": "Accepted: the event is stored (committed). No body."},
                    400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 413: "PayloadTooLarge",
                    415: "UnsupportedMediaType", 429: "RateLimited", 503: "Unavailable"})
