@@ -41,9 +41,12 @@ def validate_uuid4(value: uuid.UUID) -> None:
 
 
 #: Every ISO 3166-1 alpha-2 code, upper case then lower case: the accepted
-#: values of ``options.country`` (the OpenAPI ``enum``).
+#: values of ``options.country``.  The document states them as ``COUNTRY_PATTERN``
+#: (a ``pattern``, not an ``enum``: client generators turn enum values into
+#: names, and ``AD``/``ad`` would clash).
 COUNTRY_CODES = sorted(c.alpha_2 for c in pycountry.countries)
 COUNTRY_CODES += [code.lower() for code in COUNTRY_CODES]
+COUNTRY_PATTERN = "^(?:" + "|".join(COUNTRY_CODES) + ")$"
 _COUNTRY_SET = frozenset(COUNTRY_CODES)
 
 
