@@ -15,7 +15,18 @@ os.environ.setdefault("GUNICORN_THREADS", str(threads))
 _crawl_timeout = float(os.environ.get("TAGCRAWL_CRAWL_TIMEOUT_S", "25"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", str(int(_crawl_timeout) + 15)))
 graceful_timeout = 30
-keepalive = 5
+# Slow clients (docs/security.md, "Slow clients"): the supported deployment is behind a
+# buffering proxy (PaaS router, nginx), which hands gunicorn complete requests.  What a
+# client can hold here directly: an idle kept-alive connection for ``keepalive`` seconds;
+# at most ``worker_connections`` connections per worker (the rest wait in the backlog);
+# request heads within gunicorn's limits (line 4,094 bytes, 100 fields of 8,190 bytes:
+# past them 414/431, answered as JSON, gunicorn_errors.py).
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", str(max(threads * 25, 50))))
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+backlog = 256
 # Recycling is a safety net against slow leaks (Chrome itself is recycled by
 # the browser pool after ``max_crawls``).  A worker start costs about 1 s of
 # CPU (imports and warm-up: 0.8 s on an idle core), and gunicorn counts every
@@ -38,10 +49,13 @@ if _crawl_timeout >= timeout:
 def post_worker_init(worker):
     """Start the background worker (queued crawls, webhooks) in the new worker,
     so crawls queued or interrupted before a restart are picked up at once;
-    load the ingestion path's lazy parts before the first event arrives."""
+    load the ingestion path's lazy parts before the first event arrives;
+    answer gunicorn's own errors as JSON."""
+    from tagcrawl import gunicorn_errors
     from tagcrawl.crawl.background import ensure_started
     from tagcrawl.stream.warmup import warm_up
 
+    gunicorn_errors.install()  # gunicorn's own 400/414/431 answers as JSON
     ensure_started(worker.wsgi)
     worker.log.debug("ingestion path warmed up in %.0f ms", warm_up())
 

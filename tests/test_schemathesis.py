@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import uuid
 
@@ -43,6 +44,7 @@ load_all_checks()
 #: Every check Schemathesis registers (no selection): conformance and data acceptance/rejection.
 CHECKS = REGISTRY.get_all()
 ORIGIN = "https://shop.example.com"
+UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 FIXTURE_PAGES = ["https://plain.example/", "https://shop.example/", "https://faults.example/",
                  "https://plain.example/__fixture/status/404", "https://faults.example/__fixture/redirect-loop"]
 
@@ -71,7 +73,8 @@ def live(_migrated, fixture_web, tmp_path_factory):
                       "SCREENSHOT_DIR": str(shots), "POOL_SIZE": 1,
                       "RATELIMIT_CRAWL": "", "RATELIMIT_STREAM": ""})
     with app.app_context():
-        row, key, _secret = create_key("schemathesis", all_customers=True)
+        # A webhook URL (never answering) so that webhook crawls are valid requests too.
+        row, key, _secret = create_key("schemathesis", webhook_url="http://127.0.0.1:9/hook", all_customers=True)
         token = issue_token("fuzz", ["shop.example.com"]).token
         request_json = {"url": "https://plain.example/", "session_id": str(uuid.uuid4())}
         store_crawl(request_json, {"sessionId": request_json["session_id"], "url": request_json["url"],
@@ -100,6 +103,19 @@ def live(_migrated, fixture_web, tmp_path_factory):
         db.engine.dispose()
 
 
+def _valid_url(value) -> bool:
+    """Whether the crawl schema takes ``value`` as its ``url``."""
+    from marshmallow import ValidationError
+
+    from tagcrawl.schemas import CrawlRequestSchema
+
+    try:
+        CrawlRequestSchema().fields["url"].deserialize(value)
+    except ValidationError:
+        return False
+    return True
+
+
 def _load(live: Live):
     schema = schemathesis.openapi.from_url(live.base + "/openapi.json")
     schema.config.update(request_timeout=60)
@@ -115,16 +131,12 @@ def _load(live: Live):
         operation = context.operation
         if not isinstance(body, dict):
             return body
-        if operation.method.upper() == "POST" and operation.path == "/api/v1" and isinstance(body.get("url"), str):
-            options = body.get("options")
-            if isinstance(options, dict) and options.get("webhook") is True:
-                # The run's key has no webhook URL, so a queued crawl is refused (422
-                # webhook_not_configured, documented); true -> false never repairs a
-                # negative case.  The webhook path has its own tests (test_webhooks.py).
-                body = dict(body, options=dict(options, webhook=False))
+        if operation.method.upper() == "POST" and operation.path == "/api/v1" and _valid_url(body.get("url")):
+            # Only a valid URL is swapped for a fixture page: a negative case stays negative.
             return dict(body, url=FIXTURE_PAGES[len(body["url"]) % len(FIXTURE_PAGES)])
-        if operation.path == "/stream/api/v1" and "t" in body and len(json.dumps(body)) % 3:
-            return dict(body, t=live.token)  # only the credential: never repair a negative case
+        if operation.path == "/stream/api/v1" and UUID_RE.match(str(body.get("t"))) and len(json.dumps(body)) % 3:
+            # Only a well-formed token is swapped for the issued one: a negative case stays negative.
+            return dict(body, t=live.token)
         return body
 
     @schema.hook

@@ -66,6 +66,8 @@ class NetworkCapture(Activity):
         self.page_session: str | None = None
         self.page_target: str | None = None
         self._main_request: tuple | None = None
+        self._shown: tuple | None = None  # (request key, status) of the document shown before a later navigation
+        self.main_blocked: tuple[str, str] | None = None  # (url, reason) when the guard refused the main document
         # Main-document size cap (PAGE_MAX_BYTES, set by the crawl service): bytes
         # received per main request; past the cap the load is stopped.
         self.page_max_bytes: int | None = None
@@ -75,6 +77,7 @@ class NetworkCapture(Activity):
         self._pending_bodies: dict[tuple, dict] = {}
         # (session, executionContextId) of every frame's main world (the flush fires events in each).
         self.frame_contexts: set[tuple[str | None, int]] = set()
+        self._navigations: dict[str, str | None] = {}  # Document requestId -> frameId
         self._guard_executor: ThreadPoolExecutor | None = None
 
     # -- wiring -------------------------------------------------------------
@@ -166,7 +169,11 @@ class NetworkCapture(Activity):
                       headers=dict(request.get("headers") or {}))
         with self._cond:
             self._note_request(key[1], url, resource_type, session, record["method"])
-            if resource_type == "Document" and params.get("frameId") == self.page_target:
+            if resource_type == "Document":
+                self._navigations[key[1]] = params.get("frameId")
+            if resource_type == "Document" and params.get("frameId") == self.page_target and key != self._main_request:
+                if self.main_status is not None:  # a document is shown: the page navigates on its own
+                    self._shown = (self._main_request, self.main_status)
                 self._main_request, self.main_status, self.main_error = key, None, None
             if body is None and request.get("hasPostData"):
                 self._pending_bodies[key] = record
@@ -213,8 +220,14 @@ class NetworkCapture(Activity):
     def _finished(self, params: dict, session: str | None) -> None:
         with self._cond:
             self._note_finished(params.get("requestId"))
+            self._navigations.pop(params.get("requestId"), None)
             if (session, params.get("requestId")) == self._main_request and params.get("errorText"):
-                self.main_error = params["errorText"]
+                if self._shown is not None:
+                    # A navigation the page started (a link, a cross-origin <a download>) failed
+                    # or was refused: the document already shown stays, the crawl goes on.
+                    self._main_request, self.main_status = self._shown
+                else:
+                    self.main_error = params["errorText"]
             self._cond.notify_all()
 
     def _paused(self, params: dict, session: str | None) -> None:
@@ -228,7 +241,13 @@ class NetworkCapture(Activity):
         reason = self.request_guard(url) if self.request_guard else None
         if reason:
             self.blocked_urls.append((url, reason))
+            if self._main_request is not None and params.get("networkId") == self._main_request[1]:
+                self.main_blocked = (url, reason)
             self.cdp.send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"}, session)
+            if params.get("networkId"):
+                # Failed by us: it is over now, even if Chrome never reports it (a navigation
+                # cancelled by the next one sends no loadingFailed) and must not stay in flight.
+                self._finished({"requestId": params["networkId"], "errorText": "net::ERR_BLOCKED_BY_CLIENT"}, session)
         else:
             self.cdp.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session)
 
@@ -268,6 +287,28 @@ class NetworkCapture(Activity):
         with self._cond:
             return sorted(self.frame_contexts, key=lambda c: (c[0] != self.page_session, c[1]))
 
+    def _stopped(self, params: dict, _session: str | None) -> None:
+        """A frame stopped loading: no navigation of it is under way any more.  A
+        navigation that Chrome cancelled (a second click, a refused download)
+        reports no loadingFailed: it must not stay in flight until the cap."""
+        frame = params.get("frameId")
+        with self._cond:
+            for request_id in [r for r, f in self._navigations.items() if f == frame]:
+                del self._navigations[request_id]
+                self._inflight.pop(request_id, None)
+            self._cond.notify_all()
+
+    def _navigated(self, params: dict, session: str | None) -> None:
+        """A target's main frame committed a new document: the old documents'
+        timers of that target are gone (also when ``pagehide`` was not reported)."""
+        if params.get("frame", {}).get("parentId") is None:
+            with self._cond:
+                for key in [k for k in self._timers if k[0] == session]:
+                    self._timers.pop(key, None)
+                    self._late_timers.pop(key, None)
+                self._last_activity = self._last_change = time.monotonic()
+                self._cond.notify_all()
+
     def _dialog(self, _params: dict, session: str | None) -> None:
         """Dismiss every dialog; past DIALOG_LIMIT, end the page's script too
         (an endless alert() loop never yields) and wake the crawl's waits."""
@@ -293,6 +334,8 @@ class NetworkCapture(Activity):
         "Runtime.executionContextCreated": _context_created,
         "Runtime.executionContextDestroyed": _context_destroyed,
         "Runtime.executionContextsCleared": _contexts_cleared,
+        "Page.frameNavigated": _navigated,
+        "Page.frameStoppedLoading": _stopped,
     }
 
     def close(self) -> None:

@@ -128,7 +128,23 @@ def local_cdp_url(driver: webdriver.Remote, timeout_s: float = 5) -> str:
         return json.load(resp)["webSocketDebuggerUrl"]
 
 
-def build_browser(config: dict) -> BrowserHandle:
+class RecordingService(Service):
+    """ChromeDriver in its own session (so its pid is its process group id),
+    reported to ``on_spawn(pid)`` as soon as ``Popen`` returns: before the
+    service is awaited and before Chrome is launched, so that a worker killed
+    at any moment of the launch has already recorded the group to kill."""
+
+    def __init__(self, path: str, on_spawn=None):
+        super().__init__(path, popen_kw={"start_new_session": True})
+        self.on_spawn = on_spawn
+
+    def _start_process(self, path: str) -> None:
+        super()._start_process(path)
+        if self.on_spawn is not None:
+            self.on_spawn(self.process.pid)
+
+
+def build_browser(config: dict, on_spawn=None) -> BrowserHandle:
     """Start a browser for crawls.
 
     With ``WEBDRIVER_URL`` set, a session on that Selenium Grid (its DevTools
@@ -136,8 +152,13 @@ def build_browser(config: dict) -> BrowserHandle:
     ChromeDriver starts its own process group, so that ``kill_browser`` can
     remove every Chrome process even after a crash.
 
+    Args:
+        config: settings.
+        on_spawn: ``fn(pid)``, called with ChromeDriver's pid (= its process
+            group id) as soon as the process exists (local browsers only).
     Raises:
-        BrowserUnavailable: no Chrome/ChromeDriver, or the session failed.
+        BrowserUnavailable: no Chrome/ChromeDriver, or the session failed
+            (a ChromeDriver already started is killed with its group).
     """
     options = chrome_options(config)
     try:
@@ -152,8 +173,12 @@ def build_browser(config: dict) -> BrowserHandle:
         if binary is None:
             raise BrowserUnavailable("Chrome not found: install chromium or set TAGCRAWL_CHROME_BINARY")
         options.binary_location = binary
-        service = Service(find_chromedriver(config), popen_kw={"start_new_session": True})
-        driver = webdriver.Chrome(options=options, service=service)
+        service = RecordingService(find_chromedriver(config), on_spawn)
+        try:
+            driver = webdriver.Chrome(options=options, service=service)
+        except BaseException:
+            _kill_group(getattr(getattr(service, "process", None), "pid", None))
+            raise
     except BrowserUnavailable:
         raise
     except Exception as exc:
@@ -165,6 +190,14 @@ def build_browser(config: dict) -> BrowserHandle:
         kill_browser(handle)
         raise BrowserUnavailable(f"Chrome DevTools endpoint unreachable: {exc}") from exc
     return handle
+
+
+def _kill_group(pgid: int | None) -> None:
+    if pgid:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def kill_browser(handle: BrowserHandle, graceful: bool = True) -> None:

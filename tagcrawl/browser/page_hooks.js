@@ -51,6 +51,8 @@
     if (pending.delete(id)) report();
     return ct.call(this, id);
   };
+  // A document that goes away takes its timers along: none is pending any more.
+  window.addEventListener("pagehide", () => { if (pending.size) { pending.clear(); report(); } });
   // Closed shadow roots (Transcend, some CMPs and CAPTCHAs): remembered so that
   // the consent scanner can look inside them (window.__tcShadowRoot(host)).
   const closedRoots = new WeakMap(), attachShadow = Element.prototype.attachShadow;

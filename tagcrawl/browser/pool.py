@@ -45,6 +45,7 @@ class BrowserPool:
         self._idle: list[BrowserHandle] = []
         self._handles: list[BrowserHandle] = []
         self._dying: list[BrowserHandle] = []
+        self._launching: set[int] = set()  # ChromeDriver pids of launches in progress
         self._slots = threading.BoundedSemaphore(self.size)
         self._lock = threading.Lock()
         self.pid = os.getpid()
@@ -80,10 +81,22 @@ class BrowserPool:
             self._discard(handle)
             handle = None
         if handle is None:
-            handle = build_browser(self.config)
-            with self._lock:
-                self._handles.append(handle)
-                self._record_pids()
+            spawned: list[int] = []
+
+            def on_spawn(pid: int) -> None:  # recorded before the launch is awaited
+                with self._lock:
+                    spawned.append(pid)
+                    self._launching.add(pid)
+                    self._record_pids()
+
+            try:
+                handle = build_browser(self.config, on_spawn=on_spawn)
+            finally:
+                with self._lock:
+                    self._launching.difference_update(spawned)
+                    if handle is not None:
+                        self._handles.append(handle)
+                    self._record_pids()
         return handle
 
     @staticmethod
@@ -122,13 +135,17 @@ class BrowserPool:
         threading.Thread(target=self._discard, args=(handle,), name="browser-retire", daemon=True).start()
 
     def _record_pids(self) -> None:
-        """Write this worker's ChromeDriver group ids (caller holds the lock)."""
-        pids = [h.driver_pid for h in self._handles + self._dying if h.driver_pid]
+        """Write this worker's ChromeDriver group ids, launches in progress
+        included (caller holds the lock).  Written to a temporary file then
+        renamed: a worker killed mid-write leaves the previous list whole."""
+        pids = [h.driver_pid for h in self._handles + self._dying if h.driver_pid] + sorted(self._launching)
         try:
             PID_DIR.mkdir(parents=True, exist_ok=True)
             path = PID_DIR / f"{os.getpid()}.pids"
             if pids:
-                path.write_text("\n".join(map(str, pids)))
+                partial = path.with_suffix(".tmp")
+                partial.write_text("\n".join(map(str, dict.fromkeys(pids))))
+                os.replace(partial, path)
             else:
                 path.unlink(missing_ok=True)
         except OSError:
@@ -197,6 +214,7 @@ def kill_recorded_browsers(worker_pid: int) -> int:
         except (ProcessLookupError, PermissionError):
             pass
     path.unlink(missing_ok=True)
+    path.with_suffix(".tmp").unlink(missing_ok=True)
     return count
 
 

@@ -52,6 +52,8 @@ def open_context(handle, capture: NetworkCapture, proxy_server: str | None) -> t
             params.update(proxyServer=proxy_server, proxyBypassList="<-loopback>")
         context_id = cdp.call("Target.createBrowserContext", params)["browserContextId"]
         capture.context_id = context_id
+        # Downloads are never wanted: denied, so that none is written nor waited for.
+        cdp.call("Browser.setDownloadBehavior", {"behavior": "deny", "browserContextId": context_id})
         cdp.call("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True})
         target_id = cdp.call("Target.createTarget", {"url": "about:blank", "browserContextId": context_id})["targetId"]
         handle.driver.switch_to.window(target_id)

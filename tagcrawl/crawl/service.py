@@ -210,8 +210,9 @@ def _navigate(session, url: str, config: dict, deadline: float) -> str | None:
 
 
 def _blocked_redirect_message(capture) -> str | None:
-    if capture.blocked_urls:
-        url, reason = capture.blocked_urls[0]
+    """The guard's refusal of the main document (or of one of its redirects), if any."""
+    if capture.main_blocked:
+        url, reason = capture.main_blocked
         return f"refused to load {url}: {reason}"
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from .coded import CodedSchema
-from .common import (CONDITION_MSG, COUNTRY_ENUMS, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
+from .common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      HttpUrl, StrictBoolean, validate_country, validate_uuid4)
 from ..types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
 
@@ -18,7 +18,7 @@ class OptionsSchema(CodedSchema):
     screenShots = StrictBoolean(allow_none=True, load_default=False)
     byPassConsent = StrictBoolean(allow_none=True, load_default=True)
     country = fields.String(allow_none=True, load_default=None, validate=validate_country,
-                            metadata={"anyOf": COUNTRY_ENUMS})
+                            metadata={"pattern": COUNTRY_PATTERN})
     proxy = StrictBoolean(allow_none=True, load_default=True)
     webhook = StrictBoolean(allow_none=True, load_default=False)
     consentAction = fields.String(

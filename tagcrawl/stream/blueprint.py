@@ -137,9 +137,9 @@ def accept_event() -> dict:
     "Ingest one event from the browser tag", "stream_ingest", tag="stream", parameters=[_ORIGIN],
     description="Checks, in order: size (413), content type (415), JSON and schema (400), token (401), "
                 "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` in the body "
-                "is the credential: the Origin check stops other sites' pages, not other clients. A `text/plain` "
-                "body (what `navigator.sendBeacon` sends) or one with no content type is read as this same JSON "
-                "object."),
+                "is the credential: the Origin check stops other sites' pages, not other clients. A "
+                "`text/plain` body (what `navigator.sendBeacon` sends) or one with no content type is read as "
+                "this same JSON object."),
         requestBody={"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}}}},
         responses={204: {"description": "Accepted: the event is stored (committed). No body."},
