@@ -9,7 +9,7 @@ from flask.cli import AppGroup
 
 from .apikeys import create_key
 from .extensions import db
-from .models import ApiKey, utcnow
+from .models import ApiKey, by_name, utcnow
 
 keys = AppGroup("keys", help="API keys for the crawl API.")
 
@@ -49,9 +49,7 @@ def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
     """Set (or, without URL, remove) the webhook URL of API key NAME."""
     from .webhooks.signing import new_secret
 
-    row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
-    if row is None:
-        raise click.ClickException(f"no API key named {name!r}")
+    row = by_name(ApiKey, name, click.ClickException, "API key")
     _check_webhook_url(url)
     row.webhook_url = url
     if rotate_secret:
@@ -112,9 +110,7 @@ def keys_ungrant(name: str, customers: tuple[str, ...], all_customers: bool) -> 
 @click.argument("name")
 def keys_revoke(name: str) -> None:
     """Revoke the API key called NAME."""
-    row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
-    if row is None:
-        raise click.ClickException(f"no API key named {name!r}")
+    row = by_name(ApiKey, name, click.ClickException, "API key")
     row.revoked_at = utcnow()
     db.session.commit()
     click.echo(f"revoked {name}")
