@@ -9,7 +9,7 @@ customer (and events stored without a customer).  The CLI wraps these:
 from __future__ import annotations
 
 from .extensions import db
-from .models import ApiKey, ApiKeyGrant, Customer
+from .models import ApiKey, ApiKeyGrant, Customer, by_name
 
 
 class GrantError(LookupError):
@@ -17,17 +17,11 @@ class GrantError(LookupError):
 
 
 def _key(name: str) -> ApiKey:
-    row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
-    if row is None:
-        raise GrantError(f"no API key named {name!r}")
-    return row
+    return by_name(ApiKey, name, GrantError, "API key")
 
 
 def _customer(name: str) -> Customer:
-    row = db.session.scalar(db.select(Customer).filter_by(name=name))
-    if row is None:
-        raise GrantError(f"no customer named {name!r}")
-    return row
+    return by_name(Customer, name, GrantError, "customer")
 
 
 def grant(key_name: str, customer_name: str) -> bool:

@@ -206,3 +206,16 @@ class StreamEvent(db.Model):
     is_bot = db.Column(db.Boolean)
     ip_prefix = db.Column(db.String(64))
     user_agent = db.Column(db.String(512))
+
+
+def by_name(model, name: str, error: type[Exception] | None = None, noun: str = ""):
+    """The row of ``model`` (``ApiKey``, ``Customer``: a unique ``name``
+    column) called ``name``.
+
+    Returns None when there is none, unless ``error`` is given: then raises
+    ``error(f"no {noun} named {name!r}")`` (e.g. ``GrantError``, ``ValueError``,
+    ``click.ClickException``)."""
+    row = db.session.scalar(db.select(model).filter_by(name=name))
+    if row is None and error is not None:
+        raise error(f"no {noun} named {name!r}")
+    return row

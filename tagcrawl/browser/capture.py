@@ -13,13 +13,14 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..egress.status import egress_error
 from ..vendors.types import Request
-from .activity import Activity
 from .emulation import worker_setup_commands
+from .frames import FrameTracking
+from .postdata import decode_entries, text_or_bytes
+from .request_guard import RequestGuarding
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
 DIALOG_LIMIT = 20
 
 
-class NetworkCapture(Activity):
+class NetworkCapture(RequestGuarding, FrameTracking):
     """Requests and activity of one browser context.
 
     Args:
@@ -75,10 +76,7 @@ class NetworkCapture(Activity):
         self._main_bytes: dict[tuple, int] = {}
         self.dialogs, self.dialog_storm = 0, False
         self._pending_bodies: dict[tuple, dict] = {}
-        # (session, executionContextId) of every frame's main world (the flush fires events in each).
-        self.frame_contexts: set[tuple[str | None, int]] = set()
-        self._navigations: dict[str, str | None] = {}  # Document requestId -> frameId
-        self._guard_executor: ThreadPoolExecutor | None = None
+        self._guard_executor = None
 
     # -- wiring -------------------------------------------------------------
     def bind(self, cdp) -> None:
@@ -159,7 +157,7 @@ class NetworkCapture(Activity):
             return
         resource_type = params.get("type", "Other")
         # raw bytes first: postData is lossy for a binary (e.g. gzip) body
-        body = _decode_entries(request["postDataEntries"]) if request.get("postDataEntries") else None
+        body = decode_entries(request["postDataEntries"]) if request.get("postDataEntries") else None
         if body is None:
             body = request.get("postData")
         frame_url = params.get("documentURL") or self.sessions.get(session, {}).get("url")
@@ -192,7 +190,7 @@ class NetworkCapture(Activity):
             try:
                 result = future.result().get("result", {})
                 data = result.get("postData")
-                record["post_data"] = (_text_or_bytes(base64.b64decode(data)) if result.get("base64Encoded")
+                record["post_data"] = (text_or_bytes(base64.b64decode(data)) if result.get("base64Encoded")
                                        and isinstance(data, str) else data)
             except Exception:
                 pass
@@ -230,27 +228,6 @@ class NetworkCapture(Activity):
                     self.main_error = params["errorText"]
             self._cond.notify_all()
 
-    def _paused(self, params: dict, session: str | None) -> None:
-        # The guard may resolve DNS: decide off the reader thread.
-        if self._guard_executor is None:
-            self._guard_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="request-guard")
-        self._guard_executor.submit(self._decide, params, session)
-
-    def _decide(self, params: dict, session: str | None) -> None:
-        url = params.get("request", {}).get("url", "")
-        reason = self.request_guard(url) if self.request_guard else None
-        if reason:
-            self.blocked_urls.append((url, reason))
-            if self._main_request is not None and params.get("networkId") == self._main_request[1]:
-                self.main_blocked = (url, reason)
-            self.cdp.send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"}, session)
-            if params.get("networkId"):
-                # Failed by us: it is over now, even if Chrome never reports it (a navigation
-                # cancelled by the next one sends no loadingFailed) and must not stay in flight.
-                self._finished({"requestId": params["networkId"], "errorText": "net::ERR_BLOCKED_BY_CLIENT"}, session)
-        else:
-            self.cdp.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session)
-
     # -- page signals --------------------------------------------------------------
     def _binding(self, params: dict, session: str | None) -> None:
         if params.get("name") != BINDING:
@@ -268,47 +245,6 @@ class NetworkCapture(Activity):
                 self._last_change = time.monotonic()  # DOM mutation, dataLayer push
             self._cond.notify_all()
 
-    def _context_created(self, params: dict, session: str | None) -> None:
-        context = params.get("context", {})
-        if (context.get("auxData") or {}).get("isDefault"):
-            with self._cond:
-                self.frame_contexts.add((session, context.get("id")))
-
-    def _context_destroyed(self, params: dict, session: str | None) -> None:
-        with self._cond:
-            self.frame_contexts.discard((session, params.get("executionContextId")))
-
-    def _contexts_cleared(self, _params: dict, session: str | None) -> None:
-        with self._cond:
-            self.frame_contexts = {c for c in self.frame_contexts if c[0] != session}
-
-    def contexts(self) -> list[tuple[str | None, int]]:
-        """``(session, executionContextId)`` of the main world of every live frame."""
-        with self._cond:
-            return sorted(self.frame_contexts, key=lambda c: (c[0] != self.page_session, c[1]))
-
-    def _stopped(self, params: dict, _session: str | None) -> None:
-        """A frame stopped loading: no navigation of it is under way any more.  A
-        navigation that Chrome cancelled (a second click, a refused download)
-        reports no loadingFailed: it must not stay in flight until the cap."""
-        frame = params.get("frameId")
-        with self._cond:
-            for request_id in [r for r, f in self._navigations.items() if f == frame]:
-                del self._navigations[request_id]
-                self._inflight.pop(request_id, None)
-            self._cond.notify_all()
-
-    def _navigated(self, params: dict, session: str | None) -> None:
-        """A target's main frame committed a new document: the old documents'
-        timers of that target are gone (also when ``pagehide`` was not reported)."""
-        if params.get("frame", {}).get("parentId") is None:
-            with self._cond:
-                for key in [k for k in self._timers if k[0] == session]:
-                    self._timers.pop(key, None)
-                    self._late_timers.pop(key, None)
-                self._last_activity = self._last_change = time.monotonic()
-                self._cond.notify_all()
-
     def _dialog(self, _params: dict, session: str | None) -> None:
         """Dismiss every dialog; past DIALOG_LIMIT, end the page's script too
         (an endless alert() loop never yields) and wake the crawl's waits."""
@@ -321,6 +257,7 @@ class NetworkCapture(Activity):
             self.abort()
 
     _HANDLERS = {
+        **FrameTracking.FRAME_HANDLERS,
         "Target.attachedToTarget": _attached,
         "Target.detachedFromTarget": _detached,
         "Network.requestWillBeSent": _request,
@@ -328,20 +265,10 @@ class NetworkCapture(Activity):
         "Network.loadingFinished": _finished,
         "Network.dataReceived": _data,
         "Network.loadingFailed": _finished,
-        "Fetch.requestPaused": _paused,
+        "Fetch.requestPaused": RequestGuarding._paused,
         "Runtime.bindingCalled": _binding,
         "Page.javascriptDialogOpening": _dialog,
-        "Runtime.executionContextCreated": _context_created,
-        "Runtime.executionContextDestroyed": _context_destroyed,
-        "Runtime.executionContextsCleared": _contexts_cleared,
-        "Page.frameNavigated": _navigated,
-        "Page.frameStoppedLoading": _stopped,
     }
-
-    def close(self) -> None:
-        """Release the guard's threads (end of the crawl)."""
-        if self._guard_executor is not None:
-            self._guard_executor.shutdown(wait=False, cancel_futures=True)
 
     def request_count(self) -> int:
         """Requests captured so far (those whose POST body is being fetched included)."""
@@ -354,18 +281,3 @@ class NetworkCapture(Activity):
             pending = [Request(**r) for r in self._pending_bodies.values()]
             return sorted(self.requests + pending, key=lambda r: r.timestamp)
 
-
-def _text_or_bytes(raw: bytes) -> str | bytes:
-    """A body as text when it is UTF-8, else the raw bytes (gzip, binary)."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw
-
-
-def _decode_entries(entries: list[dict]) -> str | bytes | None:
-    """``postDataEntries`` (base64 ``bytes`` per entry) -> text or bytes."""
-    try:
-        return _text_or_bytes(b"".join(base64.b64decode(e.get("bytes", "")) for e in entries))
-    except Exception:
-        return None

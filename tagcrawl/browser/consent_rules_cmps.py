@@ -18,7 +18,7 @@ One entry per CMP:
 - ``consent_cookies`` / ``storage``: names (or prefixes) of the cookies and
   localStorage entries it writes on consent, used to verify the click.
 - ``reject`` / ``settings`` / ``save`` (and ``frame_reject`` ... for its iframe
-  documents): the refusal path, from ``OPT_OUT`` below: CSS selectors of its
+  documents): the refusal path, from ``OPT_OUT`` (``consent_rules_optout.py``): CSS selectors of its
   "Reject all" button, of the button that opens its second layer, and of the
   second layer's "Save"/"Confirm" button.  When none matches, the refusal is
   found by its label (``consent_rules.REJECT_WORDS``), like the accept button.
@@ -26,6 +26,8 @@ One entry per CMP:
 Adding a CMP is one entry here plus one case in ``tests/cmp_cases.py``.
 """
 from __future__ import annotations
+
+from .consent_rules_optout import OPT_OUT
 
 
 def cmp(name, presence, accept, globals_, cookies=(), storage=(), frames=(), frame_accept=()):
@@ -36,107 +38,6 @@ def cmp(name, presence, accept, globals_, cookies=(), storage=(), frames=(), fra
     for key in ("reject", "settings", "save", "frame_reject", "frame_settings", "frame_save"):
         entry[key] = list(OPT_OUT.get(name, {}).get(key, ()))
     return entry
-
-
-#: Refusal selectors per CMP (its "optOut"), as duckduckgo/autoconsent's rules
-#: (rules/autoconsent/*.json, lib/cmps/*.ts) click them: CMP name -> {reject,
-#: settings, save, frame_reject, frame_settings, frame_save}.
-OPT_OUT: dict[str, dict[str, tuple]] = {
-    "OneTrust": dict(reject=("#onetrust-reject-all-handler", ".ot-pc-refuse-all-handler", ".js-reject-cookies"),
-                     settings=("#onetrust-pc-btn-handler",), save=(".save-preference-btn-handler",)),
-    "Cookiebot": dict(reject=("#CybotCookiebotDialogBodyButtonDecline",
-                              "#CybotCookiebotDialogBodyLevelButtonLevelOptinDeclineAll"),
-                      settings=("#CybotCookiebotDialogBodyLevelButtonCustomize",),
-                      save=("#CybotCookiebotDialogBodyLevelButtonLevelOptinAllowallSelection",)),
-    "Didomi": dict(reject=("#didomi-notice-disagree-button", ".didomi-continue-without-agreeing"),
-                   settings=("#didomi-notice-learn-more-button",),
-                   save=(".didomi-consent-popup-actions .didomi-button",)),
-    "Usercentrics": dict(reject=("[data-testid=uc-deny-all-button]",), settings=("[data-testid=uc-more-button]",),
-                         save=("[data-testid=uc-save-button]",)),
-    "Quantcast Choice (InMobi)": dict(reject=("#disagree-btn",
-                                              '.qc-cmp2-summary-buttons > button[mode="secondary"]:nth-of-type(2)'),
-                                      settings=('.qc-cmp2-summary-buttons > button[mode="secondary"]:nth-of-type(1)',),
-                                      save=('.qc-cmp2-buttons-desktop > button[mode="primary"]',)),
-    "Sourcepoint": dict(frame_reject=("button.sp_choice_type_13", "button.sp_choice_type_REJECT_ALL"),
-                        frame_settings=("button.sp_choice_type_12",),
-                        frame_save=("button.sp_choice_type_SAVE_AND_EXIT",)),
-    "TrustArc": dict(reject=("#truste-consent-required",), settings=("#truste-show-consent",),
-                     frame_reject=(".pdynamicbutton .required", ".rejectAll"),
-                     frame_settings=(".pdynamicbutton .advance",),
-                     frame_save=(".pdynamicbutton .submit", ".submit")),
-    "Google Funding Choices": dict(reject=(".fc-cta-do-not-consent",), settings=(".fc-cta-manage-options",),
-                                   save=(".fc-confirm-choices",)),
-    "CookieYes": dict(reject=("[data-cky-tag=reject-button]",), settings=("[data-cky-tag=settings-button]",),
-                      save=("[data-cky-tag=detail-save-button]",)),
-    "Complianz": dict(reject=(".cmplz-cookiebanner .cmplz-deny",),
-                      settings=(".cmplz-cookiebanner .cmplz-view-preferences",),
-                      save=(".cmplz-cookiebanner .cmplz-save-preferences",)),
-    "Osano": dict(reject=(".osano-cm-denyAll", ".osano-cm-deny"), settings=(".osano-cm-manage",),
-                  save=(".osano-cm-save",)),
-    "iubenda": dict(reject=(".iubenda-cs-reject-btn",), settings=(".iubenda-cs-customize-btn",),
-                    save=("#iubFooterBtn",)),
-    "consentmanager": dict(reject=(".cmpboxbtnno",), settings=(".cmpboxbtncustom",), save=(".cmpboxbtnsave",)),
-    "Cookie-Script": dict(reject=("#cookiescript_reject",), settings=("#cookiescript_manage",),
-                          save=("#cookiescript_save",)),
-    "Civic Cookie Control": dict(reject=(".ccc-reject-button", "#ccc-reject-settings"),
-                                 settings=("#ccc-notify .ccc-notify-link",), save=("#ccc-dismiss-button",)),
-    "Ezoic": dict(reject=("#ez-reject-all",), settings=("#ez-manage-settings",), save=("#ez-save-settings",)),
-    "CookieFirst": dict(reject=("[data-cookiefirst-action=reject]",), settings=("[data-cookiefirst-action=adjust]",),
-                        save=("[data-cookiefirst-action=save]",)),
-    "Klaro": dict(reject=(".klaro .cn-decline", ".klaro .cm-btn-decline"),
-                  settings=(".klaro .cn-learn-more", ".klaro .cm-link.cn-learn-more"),
-                  save=(".klaro .cm-btn-accept:not(.cm-btn-accept-all)",)),
-    "Termly": dict(reject=('[data-tid="banner-decline"]', ".t-declineAllButton"),
-                   settings=(".t-preference-button", '[data-testid="preferences-link"]'), save=(".t-saveButton",)),
-    "Borlabs Cookie": dict(reject=(".brlbs-btn-accept-only-essential", "a[data-cookie-refuse]"),
-                           settings=("a[data-cookie-individual]",), save=(".brlbs-btn-save",)),
-    "Axeptio": dict(reject=("button#axeptio_btn_dismiss", "button.ax-discardButton")),
-    "Cookie Information": dict(reject=(".coi-banner__decline", "#declineButton"),
-                               settings=(".coi-banner__settings",), save=(".coi-banner__accept--fixed-width",)),
-    "Piwik PRO Consent Manager": dict(reject=("#ppms_cm_reject-all", "button.ppms_cm_reject-all"),
-                                      settings=("#ppms_cm_settings",), save=("#ppms_cm_save-choices",)),
-    "Commanders Act TrustCommander": dict(reject=("#popin_tc_privacy_button_2", "#footer_tc_privacy_button_2"),
-                                          settings=("#popin_tc_privacy_button_3", "#footer_tc_privacy_button_3")),
-    "LiveRamp Privacy Manager": dict(frame_reject=(".noDenyButton .reject-all", "button.reject-all")),
-    "CookieHub": dict(reject=(".ch2-deny-all-btn",), settings=(".ch2-open-settings-btn",),
-                      save=(".ch2-save-settings-btn",)),
-    "GDPR Cookie Compliance (Moove)": dict(reject=(".moove-gdpr-infobar-reject-btn",),
-                                           settings=("#moove_gdpr_cookie_info_bar .change-settings-button",),
-                                           save=(".moove-gdpr-modal-save-settings",)),
-    "Cookie Notice (WordPress)": dict(reject=("#cn-refuse-cookie",)),
-    "CookieLawInfo (GDPR Cookie Consent)": dict(reject=("#cookie_action_close_header_reject", "#wt-cli-reject-btn"),
-                                                settings=(".cli_settings_button",), save=("#wt-cli-privacy-save-btn",)),
-    "Shopify privacy banner": dict(reject=("#shopify-pc__banner__btn-decline",),
-                                   settings=("#shopify-pc__banner__btn-manage-prefs",)),
-    "HubSpot cookie banner": dict(reject=("#hs-eu-decline-button",)),
-    "cookieconsent (Osano open source)": dict(reject=(".cc-window .cc-deny",)),
-    "tarteaucitron": dict(reject=("#tarteaucitronAllDenied2", "#tarteaucitronAllDenied"),
-                          settings=("#tarteaucitronCloseAlert", "#tarteaucitronPersonalize"),
-                          save=("#tarteaucitronClosePanel",)),
-    "Orejime": dict(reject=(".orejime-Notice-declineButton", ".orejime-Banner-declineButton",
-                            ".orejime-Button--decline"),
-                    settings=(".orejime-Notice-learnMoreButton", ".orejime-Banner-configureButton"),
-                    save=(".orejime-Modal-saveButton", ".orejime-Button--save")),
-    "Crownpeak (Evidon)": dict(reject=("#_evidon-decline-button",), settings=("#_evidon-option-button",),
-                               save=("#evidon-prefdiag-decline",)),
-    "CookieConsent v3 (orestbida)": dict(reject=("#cc-main .cm__btn[data-role=necessary]",
-                                                 "#cc-main .pm__btn[data-role=necessary]"),
-                                         settings=("#cc-main .cm__btn[data-role=show]",),
-                                         save=("#cc-main .pm__btn[data-role=save]",)),
-    "EU Cookie Compliance (Drupal)": dict(reject=(".eu-cookie-compliance-banner .decline-button",
-                                                  ".eu-cookie-compliance-banner .accept-necessary"),
-                                          save=(".eu-cookie-compliance-save-preferences-button",)),
-    "Ensighten Privacy": dict(reject=("#ensRejectAll", "#ensCloseBanner"), settings=("#ensOpenModal",),
-                              save=("#ensSave",)),
-    "TermsFeed Cookie Consent": dict(reject=(".cc-nb-reject",), settings=(".cc-nb-changep",),
-                                     save=(".cc-cp-foot-save",)),
-    "Real Cookie Banner": dict(),
-    "Ketch": dict(reject=("#lanyard_root button[aria-label^='Reject' i]",
-                          "#ketch-banner button[aria-label^='Reject' i]")),
-    "Admiral": dict(),
-    "Sirdata": dict(),
-    "Transcend": dict(),
-}
 
 
 TCF_COOKIES = ("euconsent-v2", "addtl_consent")

@@ -1,33 +1,20 @@
 """First or third party, by registrable domain (public suffix list).
 
-Uses tldextract's bundled public-suffix snapshot (no network), like
-``stream.origins.registrable_domain``; kept separate so that ``compliance``
-and ``stream`` (whose ``normalize`` decodes TC strings here) never import each
-other.
+The lookup is ``registrable.registrable_domain`` (shared with
+``stream.origins``); here it also takes cookie domains (a leading dot) and
+unnormalized hosts.  ``compliance`` and ``stream`` never import each other.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
-import tldextract
-
-EXTRACT = tldextract.TLDExtract(suffix_list_urls=())
+from .. import registrable
 
 
-@lru_cache(maxsize=4096)
 def registrable_domain(host: str) -> str:
     """``a.b.example.co.uk`` -> ``example.co.uk``; hosts under no public suffix
     (``shop.example``) give their last two labels; IP addresses and single
-    labels are returned as they are.  A leading dot (cookie domains) is ignored."""
-    host = (host or "").strip().lstrip(".").lower()
-    if not host:
-        return host
-    parts = EXTRACT(host)
-    if parts.top_domain_under_public_suffix:
-        return parts.top_domain_under_public_suffix
-    if parts.suffix or host.replace(".", "").isdigit() or ":" in host or "." not in host:
-        return host
-    return ".".join(host.rsplit(".", 2)[-2:])
+    labels are returned as they are.  A leading dot (cookie domains),
+    surrounding spaces and case are ignored."""
+    return registrable.registrable_domain((host or "").strip().lstrip(".").lower())
 
 
 def party(cookie_domain: str, page_host: str) -> str:

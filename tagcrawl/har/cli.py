@@ -41,11 +41,9 @@ def har_secrets(name: str, allow: bool) -> None:
     """Opt API key NAME in (``--allow``) or out of keeping sensitive headers
     (cookie, set-cookie, authorization) in the HAR stored with its crawls."""
     from ..extensions import db
-    from ..models import ApiKey
+    from ..models import ApiKey, by_name
 
-    row = db.session.scalar(db.select(ApiKey).filter_by(name=name))
-    if row is None:
-        raise click.ClickException(f"no API key named {name!r}")
+    row = by_name(ApiKey, name, click.ClickException, "API key")
     row.har_secrets = allow
     db.session.commit()
     click.echo(f"API key {name!r}: HAR of new crawls {'keeps' if allow else 'redacts'} sensitive headers")

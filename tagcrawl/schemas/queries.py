@@ -18,10 +18,11 @@ ErrorMessage ``"<arg>: <message>"`` (``first_error``).
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from ..utctime import to_utc
 from .coded import Coded
 
 DATE_TIME_RE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})\Z")
@@ -74,13 +75,7 @@ class StrictInt(fields.Integer):
 def parse_rfc3339(text: str) -> datetime:
     """An aware UTC datetime from a ``TimeArg`` date or date-time (naive = UTC;
     before year 1 in UTC: ``datetime.min``)."""
-    moment = datetime.fromisoformat(text.upper().replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    try:
-        return moment.astimezone(timezone.utc)
-    except OverflowError:
-        return datetime.min.replace(tzinfo=timezone.utc)
+    return to_utc(datetime.fromisoformat(text.upper().replace("Z", "+00:00")))
 
 
 class CrawlListArgsSchema(Schema):

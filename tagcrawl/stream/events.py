@@ -18,6 +18,7 @@ from sqlalchemy import or_, tuple_
 
 from ..extensions import db
 from ..models import Customer, StreamEvent
+from ..utctime import to_utc
 
 PAGE_DEFAULT = 100
 PAGE_MAX = 1000
@@ -72,18 +73,6 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
     except ValueError:
         raise ValueError(f"{text!r} is not an ISO 8601 time nor a duration like 24h or 7d") from None
     return to_utc(parsed)
-
-
-def to_utc(moment: datetime) -> datetime:
-    """``moment`` in UTC (naive = UTC already).  PostgreSQL refuses offsets past
-    ±15:59 (RFC 3339 allows ±23:59), so times are converted before a query;
-    one before year 1 in UTC becomes ``datetime.min`` (UTC)."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    try:
-        return moment.astimezone(timezone.utc)
-    except OverflowError:
-        return datetime.min.replace(tzinfo=timezone.utc)
 
 
 def encode_cursor(event_timestamp: datetime, row_id: int) -> str:

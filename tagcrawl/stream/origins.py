@@ -12,12 +12,8 @@ import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-import tldextract
-
 from ..hosts import canonical_host
-
-#: Offline public-suffix data (the snapshot bundled with tldextract; no network).
-EXTRACT = tldextract.TLDExtract(suffix_list_urls=())
+from ..registrable import EXTRACT, registrable_domain  # noqa: F401 (registrable_domain: public here)
 
 _LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 
@@ -104,21 +100,3 @@ def _parse_origin(value: str, from_referer: bool) -> tuple[str, str] | None:
     if from_referer:
         value = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
     return value, host
-
-
-@lru_cache(maxsize=4096)
-def registrable_domain(host: str) -> str:
-    """The registrable domain of ``host``: ``a.b.example.co.uk`` -> ``example.co.uk``.
-
-    Hosts under no public suffix (reserved names such as ``shop.example`` or
-    ``app.localhost``) give their last two labels; IP addresses and single
-    labels are returned as they are.
-    """
-    if not host:
-        return host
-    parts = EXTRACT(host)
-    if parts.top_domain_under_public_suffix:
-        return parts.top_domain_under_public_suffix
-    if parts.suffix or host.replace(".", "").isdigit() or ":" in host or "." not in host:
-        return host
-    return ".".join(host.rsplit(".", 2)[-2:])

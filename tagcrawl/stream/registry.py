@@ -25,7 +25,7 @@ from cachetools import TTLCache
 from flask import current_app
 
 from ..extensions import db
-from ..models import AllowedDomain, Customer, IngestToken, utcnow
+from ..models import AllowedDomain, Customer, IngestToken, by_name, utcnow
 from .origins import normalize_pattern
 
 DEFAULT_TTL_DAYS = 365
@@ -84,7 +84,7 @@ def get_or_create_customer(name: str) -> Customer:
     name = (name or "").strip()
     if not name:
         raise ValueError("a customer needs a name")
-    customer = db.session.scalar(db.select(Customer).filter_by(name=name))
+    customer = by_name(Customer, name)
     if customer is None:
         customer = Customer(name=name)
         db.session.add(customer)
@@ -94,10 +94,7 @@ def get_or_create_customer(name: str) -> Customer:
 
 def find_customer(name: str) -> Customer:
     """The customer called ``name``; ValueError when there is none."""
-    customer = db.session.scalar(db.select(Customer).filter_by(name=name))
-    if customer is None:
-        raise ValueError(f"no customer named {name!r}")
-    return customer
+    return by_name(Customer, name, ValueError, "customer")
 
 
 def add_domains(customer_name: str, patterns) -> list[str]:
