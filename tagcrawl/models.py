@@ -192,7 +192,7 @@ class StreamEvent(db.Model):
     container = db.Column(db.String(255))
     execution_ms = db.Column(db.BigInteger)
     vendor_event_id = db.Column(db.String(255))
-    consent_state = db.Column(db.String(255))
+    consent_state = db.Column(db.Text)  # cn, up to STREAM_CN_MAX characters (a TC string)
     session_id = db.Column(db.String(64))
     customer_ref = db.Column(db.String(255))
     system = db.Column(db.String(255))

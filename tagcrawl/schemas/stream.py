@@ -177,7 +177,7 @@ class StreamEventRequestSchema(Schema):
     do = StreamString(STREAM_NAME_MAX)
     et = StreamInteger(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG))
     vid = StreamString(STREAM_NAME_MAX, allow_none=True)
-    cn = StreamString(STREAM_NAME_MAX, allow_none=True)
+    cn = StreamString(STREAM_CN_MAX, allow_none=True)
     sid = StreamUUID()
     cid = StreamString(STREAM_NAME_MAX, allow_none=True)
 

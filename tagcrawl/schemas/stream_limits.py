@@ -9,7 +9,8 @@ from marshmallow import ValidationError
 from .coded import Coded
 from .common import *  # noqa: F401,F403  (limits, messages)
 
-STREAM_NAME_MAX = 255       # vn, e, do, vid, cn, cid, s
+STREAM_NAME_MAX = 255       # vn, e, do, vid, cid, s
+STREAM_CN_MAX = 4096        # cn: a TCF v2 TC string with vendor consents runs to a few hundred characters, often more
 STREAM_SHORT_MAX = 64       # dm, mv, sv, rl, env
 STREAM_METHOD_MAX = 16      # m
 STREAM_ARRAY_MAX = 100      # items of dt / np, and of any array inside them or in extra keys
