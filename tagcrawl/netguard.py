@@ -85,6 +85,18 @@ def resolve(host: str) -> tuple[str, ...]:
     return _resolve(host)
 
 
+def name_reason(host: str) -> str | None:
+    """Why the host *name* alone is internal (a cloud metadata or ``.internal``
+    name, ``localhost``), as a refusal message; None otherwise.  ``host`` is
+    canonical (lower case, no trailing dot).  Shared by this guard and the
+    egress proxy (``egress/policy.py``)."""
+    if host in METADATA_HOSTS or host.endswith(".internal"):
+        return f"host {host} is a cloud metadata/internal name"
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"host {host} is loopback"
+    return None
+
+
 def url_refusal(url: str, allow_private: bool = False) -> str | None:
     """Return why ``url`` must not be fetched, or None when it may be.
 
@@ -106,10 +118,9 @@ def url_refusal(url: str, allow_private: bool = False) -> str | None:
         return "URL has no host"
     if allow_private:
         return None
-    if host in METADATA_HOSTS or host.endswith(".internal"):
-        return f"host {host} is a cloud metadata/internal name"
-    if host == "localhost" or host.endswith(".localhost"):
-        return f"host {host} is loopback"
+    reason = name_reason(host)
+    if reason:
+        return reason
     try:
         addresses = [ipaddress.ip_address(host)]
     except ValueError:

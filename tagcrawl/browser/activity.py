@@ -158,31 +158,29 @@ class Activity:
                 self._cond.wait(timeout=max(0.005, wake - now))
         return False
 
-    def wait_new_request(self, since: float, timeout_ms: int, deadline: float | None = None) -> bool:
-        """Block until a request counted as new starts after ``since``
-        (monotonic s), or ``timeout_ms``/``deadline``.  True when one started."""
-        end = time.monotonic() + timeout_ms / 1000.0
-        if deadline is not None:
-            end = min(end, deadline)
+    def _wait_until(self, happened, end: float) -> bool:
+        """Block until ``happened()`` (checked under the lock) or monotonic ``end``;
+        True when it happened and the wait was not aborted."""
         with self._cond:
-            while not self.aborted and self.last_new_request <= since:
+            while not self.aborted and not happened():
                 remaining = end - time.monotonic()
                 if remaining <= 0:
                     return False
                 self._cond.wait(timeout=remaining)
             return not self.aborted
 
+    def wait_new_request(self, since: float, timeout_ms: int, deadline: float | None = None) -> bool:
+        """Block until a request counted as new starts after ``since``
+        (monotonic s), or ``timeout_ms``/``deadline``.  True when one started."""
+        end = time.monotonic() + timeout_ms / 1000.0
+        if deadline is not None:
+            end = min(end, deadline)
+        return self._wait_until(lambda: self.last_new_request > since, end)
+
     def wait_dom_change(self, since: float, timeout_s: float) -> bool:
         """Block until a DOM mutation, request or timer change after ``since``
         (monotonic), or ``timeout_s``.  Returns True when something changed."""
-        end = time.monotonic() + timeout_s
-        with self._cond:
-            while not self.aborted and self._last_change <= since:
-                remaining = end - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._cond.wait(timeout=remaining)
-            return not self.aborted
+        return self._wait_until(lambda: self._last_change > since, time.monotonic() + timeout_s)
 
     def idle(self, quiet_ms: int = 0, include_late: bool = False) -> bool:
         """True when nothing is pending and no new request for ``quiet_ms``.

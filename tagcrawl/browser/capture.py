@@ -28,6 +28,8 @@ HOOKS_JS = (Path(__file__).with_name("page_hooks.js")).read_text()
 BINDING = "__tcActivity"
 PAGE_TYPES = {"page", "iframe"}
 WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
+#: Pauses every request of a target for the request guard (``request_guard.py``).
+FETCH_ENABLE = ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
 
 
 #: JavaScript dialogs (alert, confirm, prompt) one crawl tolerates; past it the
@@ -105,8 +107,7 @@ class NetworkCapture(RequestGuarding, FrameTracking):
         if kind == "page" and parent is None and self.page_session is None:
             self.page_session = session
             self.page_target = info.get("targetId")
-        for method, method_params in (self.page_setup if kind in PAGE_TYPES else
-                                      worker_setup_commands(self.page_setup)):
+        for method, method_params in self._setup_for(kind):
             send(method, method_params)
         send("Network.enable", {"maxPostDataSize": 65536})
         if kind in PAGE_TYPES:
@@ -115,10 +116,16 @@ class NetworkCapture(RequestGuarding, FrameTracking):
             send("Page.addScriptToEvaluateOnNewDocument", {"source": self.hooks_js, "runImmediately": True})
             send("Runtime.enable")
         if self.request_guard is not None:
-            send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
+            send(*FETCH_ENABLE)
         send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True})
         send("Runtime.runIfWaitingForDebugger")
         self._touch()
+
+    def _setup_for(self, kind: str) -> list:
+        """This crawl's setup commands for a target of type ``kind``: the page setup
+        (user agent, Client Hints, locale, timezone) for pages and frames, its
+        worker subset for workers."""
+        return self.page_setup if kind in PAGE_TYPES else worker_setup_commands(self.page_setup)
 
     def adopt(self, spare: "NetworkCapture", cdp) -> None:
         """Take over a spare context's capture (``spare.py``): its DevTools
@@ -133,11 +140,10 @@ class NetworkCapture(RequestGuarding, FrameTracking):
             self.page_session, self.page_target = spare.page_session, spare.page_target
             self.frame_contexts |= spare.frame_contexts
         for session, info in list(self.sessions.items()):
-            setup = self.page_setup if info["type"] in PAGE_TYPES else worker_setup_commands(self.page_setup)
-            for method, method_params in setup:
+            for method, method_params in self._setup_for(info["type"]):
                 cdp.send(method, method_params, session)
             if self.request_guard is not None:
-                cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}, session)
+                cdp.send(*FETCH_ENABLE, session)
         self._touch()
 
     def _detached(self, params: dict, _session: str | None) -> None:

@@ -74,15 +74,6 @@ class BrowserHandle:
         except psutil.Error:
             return []
 
-    def rss_bytes(self) -> int:
-        """Resident memory of ChromeDriver and its Chrome processes, bytes."""
-        total = 0
-        for pid in self.chrome_pids():
-            try:
-                total += psutil.Process(pid).memory_info().rss
-            except psutil.Error:
-                pass
-        return total
 
 
 def find_chrome(config: dict) -> str | None:

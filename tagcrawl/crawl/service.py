@@ -143,7 +143,8 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
         with timings.phase("browser"):
             session = CrawlSession(handle, capture, proxy_server=proxy, spare={
                 "capture": {"timer_horizon_ms": config.get("TIMER_HORIZON_MS", 4000)},
-                "proxy_server": _usual_proxy(config)}).__enter__()
+                "proxy_server": proxy if options.get("proxy", True) is not False and not options.get("country")
+                else _usual_proxy(config)}).__enter__()
         try:
             result = _steps(session, config, request, options, response, deadline, timings)
         finally:

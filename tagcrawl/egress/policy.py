@@ -18,8 +18,8 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..netguard import METADATA_HOSTS, address_reason, canonical_host
-from .rules import HostRules, NameNotFound
+from ..netguard import address_reason, canonical_host, name_reason
+from .rules import HostRules, NameNotFound, is_literal
 
 
 class EgressRefused(Exception):
@@ -90,12 +90,10 @@ class EgressPolicy:
             raise EgressRefused(f"host {host} is mapped to ~NOTFOUND") from exc
         if mapped is not None:
             return self.trusted(*mapped, label=host, remap=False)
-        if not self.allow_private:
-            if host in METADATA_HOSTS or host.endswith(".internal"):
-                raise EgressRefused(f"host {host} is a cloud metadata/internal name")
-            if host == "localhost" or host.endswith(".localhost"):
-                raise EgressRefused(f"host {host} is loopback")
-        addresses = [host] if _literal(host) else self.resolve(host)
+        reason = None if self.allow_private else name_reason(host)
+        if reason:
+            raise EgressRefused(reason)
+        addresses = [host] if is_literal(host) else self.resolve(host)
         if not addresses:
             raise Unresolvable(f"host {host} does not resolve")
         if not self.allow_private:
@@ -116,20 +114,12 @@ class EgressPolicy:
             EgressRefused: the name does not resolve.
         """
         label = label or host
-        if remap and not _literal(host):
+        if remap and not is_literal(host):
             try:
                 again = self.rules.rewrite(host, port)
             except NameNotFound as exc:
                 raise EgressRefused(f"host {host} is mapped to ~NOTFOUND") from exc
             if again is not None:
                 host, port = again
-        address = host if _literal(host) else self.resolve(host)[0]
+        address = host if is_literal(host) else self.resolve(host)[0]
         return Target(label, address, port, mapped=True)
-
-
-def _literal(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-        return True
-    except ValueError:
-        return False

@@ -71,7 +71,7 @@ class HostRules:
         Raises:
             NameNotFound: the matching rule's replacement is ``~NOTFOUND``.
         """
-        literal = _is_literal(host) and not map_literals
+        literal = is_literal(host) and not map_literals
         host_port = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         for rule in self.maps:
             if literal and rule.pattern not in (host, host_port):
@@ -86,7 +86,8 @@ class HostRules:
         return None
 
 
-def _is_literal(host: str) -> bool:
+def is_literal(host: str) -> bool:
+    """True when ``host`` is an IPv4 or IPv6 address literal (no brackets)."""
     try:
         ipaddress.ip_address(host)
         return True
