@@ -16,7 +16,7 @@ from flask import g, request
 
 from .errors import ApiError
 from .extensions import db
-from .models import ApiKey
+from .models import ApiKey, by_name
 from .webhooks.signing import new_secret
 
 PREFIX_LEN = 16
@@ -35,7 +35,7 @@ def create_key(name: str, webhook_url: str | None = None, all_customers: bool = 
     once and never stored in clear (the secret is needed in clear to sign).
     Raises ``ValueError`` when the name is taken.
     """
-    if db.session.scalar(db.select(ApiKey).filter_by(name=name)) is not None:
+    if by_name(ApiKey, name) is not None:
         raise ValueError(f"an API key named {name!r} exists already")
     key = f"tc_{secrets.token_urlsafe(9)}_{secrets.token_urlsafe(24)}"
     secret = new_secret()

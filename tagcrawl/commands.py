@@ -59,7 +59,7 @@ def crawl_command(url: str, no_consent: bool, screenshots: bool, country: str | 
             "options": {"byPassConsent": not no_consent, "screenShots": screenshots, "country": country}}
     errors = schema.validate(body)
     if errors:
-        for problem in flatten_errors(errors, schema):
+        for problem in flatten_errors(errors):
             click.echo(f"{'.'.join(map(str, problem['loc'][1:]))}: {problem['msg']}", err=True)
         raise SystemExit(2)
     request_json = schema.dump(schema.load(body))

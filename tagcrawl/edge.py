@@ -32,6 +32,7 @@ from webargs.flaskparser import FlaskParser
 
 from .errors import ApiError, RequestValidationError
 from .schemas import DEPTH_MSG, JSON_MSG, OBJECT_MSG, strict_json_loads, unicode_problem
+from .schemas.queries import first_error
 
 _CHUNK = 16 * 1024
 SECURITY = [{"ApiKeyAuth": []}]
@@ -105,37 +106,41 @@ class BodyParser(FlaskParser):
     """webargs' Flask parser with tagcrawl's body rules and 422 shape.
 
     ``json`` location: the capped strict reader above, whatever the content
-    type, limit ``BODY_LIMIT_SETTING`` of the view's blueprint.  Errors:
+    type, limit ``CRAWL_MAX_BYTES`` (the stream endpoint reads its own body
+    with ``read_capped`` and ``STREAM_MAX_BYTES``).  Errors:
     ``RequestValidationError`` (422 ``{detail: [...]}``, ``errors.py``).
     """
 
     def load_json(self, req, schema) -> dict:
-        blueprint = current_app.blueprints.get(req.blueprint)
-        setting = getattr(blueprint, "body_limit_setting", "CRAWL_MAX_BYTES")
-        return json_object(read_capped(req.environ, current_app.config[setting]))
+        return json_object(read_capped(req.environ, current_app.config["CRAWL_MAX_BYTES"]))
 
     def handle_error(self, error, req, schema, *, error_status_code, error_headers):
         messages = error.messages
         if isinstance(messages, dict) and len(messages) == 1 and "json" in messages:
             messages = messages["json"]  # webargs namespaces by location; the detail list says "body"
-        raise RequestValidationError(messages, schema)
+        raise RequestValidationError(messages)
 
 
 class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint, with tagcrawl's body parser.
 
-    Args:
-        body_limit_setting: the config key of the largest JSON body its
-            views accept (``CRAWL_MAX_BYTES`` by default).
-        Other arguments: those of ``flask.Blueprint`` (no ``url_prefix``
-        here: it is given when the app registers the blueprint).
+    Arguments: those of ``flask.Blueprint`` (no ``url_prefix`` here: it is
+    given when the app registers the blueprint).
     """
 
     ARGUMENTS_PARSER = BodyParser()
 
-    def __init__(self, *args, body_limit_setting: str = "CRAWL_MAX_BYTES", **kwargs):
-        super().__init__(*args, **kwargs)
-        self.body_limit_setting = body_limit_setting
+
+def load_query(schema_cls, args) -> dict:
+    """Query arguments ``args`` loaded by ``schema_cls`` (``schemas/queries.py``).
+
+    Raises:
+        ApiError: 400 naming the first bad argument (``ErrorMessage`` shape).
+    """
+    try:
+        return schema_cls().load(args)
+    except ValidationError as err:
+        raise ApiError(400, first_error(err) + ".") from None
 
 
 def operation(summary: str, operation_id: str, *, tag: str, secured: bool = False, description: str = "",

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify
-from marshmallow import Schema
 from werkzeug.exceptions import HTTPException
 
 
@@ -34,15 +33,14 @@ class RequestValidationError(Exception):
     Args:
         messages: ``ValidationError.messages`` of the schema (or a list of
             messages about the body as a whole).
-        schema: the schema instance that refused it (None for the body as a whole).
     """
 
-    def __init__(self, messages, schema: Schema | None = None):
+    def __init__(self, messages):
         super().__init__(messages)
-        self.messages, self.schema = messages, schema
+        self.messages = messages
 
 
-def flatten_errors(messages, schema: Schema | None = None, loc=("body",)) -> list[dict]:
+def flatten_errors(messages, loc=("body",)) -> list[dict]:
     """Turn marshmallow's nested ``messages`` into the spec's ``detail`` list.
 
     Args:
@@ -50,7 +48,6 @@ def flatten_errors(messages, schema: Schema | None = None, loc=("body",)) -> lis
             index, leaves are lists of messages).  A message's ``type`` is its
             ``.type`` (``schemas.Coded``: attached where it was raised), else
             ``value_error``.
-        schema: the schema that raised it (kept for callers; the codes travel with the messages).
         loc: location prefix, ``("body",)`` for request bodies.
     Returns:
         ``[{"loc": [...], "msg": str, "type": str}, ...]`` in field order.
@@ -78,9 +75,9 @@ def flatten_errors(messages, schema: Schema | None = None, loc=("body",)) -> lis
     return detail
 
 
-def validation_error_response(messages, schema: Schema | None = None):
+def validation_error_response(messages):
     """422 response in the spec's HTTPValidationError shape."""
-    return jsonify({"detail": flatten_errors(messages, schema)}), 422
+    return jsonify({"detail": flatten_errors(messages)}), 422
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -92,7 +89,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RequestValidationError)
     def _invalid_body(exc: RequestValidationError):
-        return validation_error_response(exc.messages, exc.schema)
+        return validation_error_response(exc.messages)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -9,10 +9,9 @@ from __future__ import annotations
 import uuid
 
 from flask import current_app, g, jsonify, request, send_from_directory
-from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
-from ..edge import Blueprint, operation
+from ..edge import Blueprint, load_query, operation
 from ..errors import ApiError
 from ..extensions import db
 from ..models import Crawl, CrawlHar
@@ -20,7 +19,7 @@ from ..netguard import url_refusal
 from ..ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
 from ..schemas import (CrawlRequestSchema, CrawlResponseSchema, CrawlSummarySchema, HealthCheckResponseSchema,
                        VendorSchema)
-from ..schemas.queries import CrawlListArgsSchema, first_error, parse_rfc3339
+from ..schemas.queries import CrawlListArgsSchema, parse_rfc3339
 from ..vendors import catalog_listing
 from .background import ensure_started
 from .jobs import enqueue_crawl, status_response
@@ -137,10 +136,7 @@ def crawl_har(session_id: str):
 def crawl_list():
     """This key's crawls since ``since`` (ISO 8601), newest first, at most
     ``limit`` (default 100, max 500): ``[{sessionId, url, status, success, createdAt}]``."""
-    try:
-        args = CrawlListArgsSchema().load(request.args)
-    except ValidationError as err:
-        raise ApiError(400, first_error(err) + ".") from None
+    args = load_query(CrawlListArgsSchema, request.args)
     query = db.select(Crawl).filter_by(api_key_id=g.api_key.id).order_by(Crawl.id.desc())
     if args.get("since"):
         query = query.where(Crawl.created_at >= parse_rfc3339(args["since"]))

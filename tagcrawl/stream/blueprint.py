@@ -34,7 +34,7 @@ from .normalize import normalize
 from .registry import all_patterns, lookup_token, token_problem
 from .writer import StoreUnavailable, get_writer
 
-bp = Blueprint("stream", __name__, body_limit_setting="STREAM_MAX_BYTES", description="Event ingestion.")
+bp = Blueprint("stream", __name__, description="Event ingestion.")
 
 PREFLIGHT_MAX_AGE_S = 7200
 

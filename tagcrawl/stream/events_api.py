@@ -18,14 +18,13 @@ cannot probe customer names.
 from __future__ import annotations
 
 from flask import g, jsonify, request
-from marshmallow import ValidationError
 
 from ..apikeys import require_api_key
-from ..edge import Blueprint, operation
+from ..edge import Blueprint, load_query, operation
 from ..errors import ApiError
 from ..grants import granted_names, readable_customers
 from ..schemas import EventPageSchema
-from ..schemas.queries import EventListArgsSchema, first_error
+from ..schemas.queries import EventListArgsSchema
 from .events import EventFilter, page_events, parse_time
 
 bp = Blueprint("stream_events", __name__, description="Reading stored events (API key).")
@@ -42,10 +41,7 @@ bp = Blueprint("stream_events", __name__, description="Reading stored events (AP
 @bp.alt_response(403, response="Forbidden")
 def list_events():
     """One page of stored events; see the module docstring."""
-    try:
-        args = EventListArgsSchema().load(request.args)
-    except ValidationError as err:
-        raise ApiError(400, first_error(err) + ".") from None
+    args = load_query(EventListArgsSchema, request.args)
     customer = args.get("customer") or None
     readable = readable_customers(g.api_key)
     if readable is not None and customer is not None and customer not in granted_names(g.api_key):
