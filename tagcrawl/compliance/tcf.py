@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
@@ -73,9 +73,6 @@ class TCString:
                 "special_features": self.special_feature_optins, "vendors": self.vendor_consents[:200],
                 "vendor_count": len(self.vendor_consents), "created": self.created,
                 "last_updated": self.last_updated}
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 class _Bits:

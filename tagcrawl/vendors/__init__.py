@@ -123,7 +123,7 @@ def pixels_from_hits(hits: Iterable[Hit]) -> list[dict[str, Any]]:
         if pixel is None:
             pixel = by_key[k] = {"vendor": h.vendor_name, "account_id": h.account_id, "page": h.frame_url,
                                  "warnings": []}
-        for w in getattr(h, "warnings", ()) or ():
+        for w in h.warnings:
             if w not in pixel["warnings"]:
                 pixel["warnings"].append(w)
     return list(by_key.values())

@@ -231,14 +231,14 @@ def decode_body(text: str | None, content_type: str | None = None) -> Body:
         if all(_looks_form(ln) for ln in lines[:MAX_ITEMS]):
             return Body("lines", {}, None, [decode_query(ln) for ln in lines[:MAX_ITEMS]])
     stripped = s.strip()
-    if len(lines) == 1 and encodings.looks_base64(stripped):  # "eyJ...=" is no form body
-        doc, encoding = encodings.unwrap_json(stripped)
-        if doc is not None:
-            return Body("json", flatten(doc), doc, encoding=encoding)
-    if len(lines) == 1 and _looks_form(stripped):
+    one_form = len(lines) == 1 and _looks_form(stripped)
+    if one_form and not encodings.looks_base64(stripped):  # "eyJ...=" is no form body: JSON is tried first
         params = decode_query(stripped)
         return Body("form", params, None, [params])
-    doc, encoding = encodings.unwrap_json(stripped)
+    doc, encoding = encodings.unwrap_json(stripped)  # once: it may try base64, gzip and lz-string
     if doc is not None:
         return Body("json", flatten(doc), doc, encoding=encoding)
+    if one_form:
+        params = decode_query(stripped)
+        return Body("form", params, None, [params])
     return Body("raw")
