@@ -29,17 +29,18 @@ def create_app(config: dict | None = None, *, clock=None) -> Flask:
     from .health import bp as health_bp
     from .extensions import db, migrate
     from .models import utcnow
-    from .settings import database_url, load_settings
+    from .settings import SETTINGS_KEY, Settings, database_url
     from .stream.blueprint import bp as stream_bp
     from .stream.events_api import bp as events_bp
     from .stream.tagjs import bp as tag_bp
 
     app = Flask(__name__, instance_relative_config=True)
     app.extensions[CLOCK] = clock or utcnow
-    app.config.update(load_settings())
+    settings = Settings.from_env(overrides={"INSTANCE_PATH": app.instance_path, **(config or {})})
+    app.extensions[SETTINGS_KEY] = settings
+    app.config.update(settings.as_config())
     app.config.update(config or {})
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.setdefault("INSTANCE_PATH", app.instance_path)
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.config.get("DATABASE_URL_RAW"), app.instance_path))
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
                           engine_options(app.config, str(app.config["SQLALCHEMY_DATABASE_URI"])))

@@ -1,26 +1,172 @@
-"""Every setting of tagcrawl, read from the environment in one place.
+"""Every setting of tagcrawl, typed, with each default written once.
 
-``load_settings(environ)`` returns a dict of Flask config keys.  Values given to
-``create_app(config=...)`` override it.  Secrets have no defaults.
+``Settings.from_env(environ)`` reads the ``TAGCRAWL_*`` variables (and
+``DATABASE_URL``, ``GUNICORN_THREADS``); ``create_app`` builds one frozen
+``Settings`` from the environment plus its ``config`` overrides and stores it in
+``app.extensions[SETTINGS_KEY]``.  Code reaches it through ``current_settings()``
+(inside a request or app context) or takes it as an argument (the crawl engine,
+the browser pool, the writer).  Secrets have no defaults.
+
+Units: ``*_S`` seconds, ``*_MS`` milliseconds, ``*_BYTES`` bytes.
+Override keys are the upper-case field names (``CRAWL_TIMEOUT_S``), the same
+names Flask's config uses; each field's environment variable is
+``TAGCRAWL_`` + that name unless its metadata names another.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+#: ``app.extensions`` key of the app's ``Settings``.
+SETTINGS_KEY = "tagcrawl.settings"
 
 
-def _bool(value: str | None, default: bool) -> bool:
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+def _env(name: str) -> dict:
+    return {"env": name}
 
 
-def _int(value: str | None, default: int) -> int:
-    return int(value) if value not in (None, "") else default
+@dataclass(frozen=True)
+class Settings:
+    """The service's settings (see the module docstring for units and names)."""
+
+    database_url_raw: str | None = field(default=None, metadata=_env("DATABASE_URL"))
+    #: Flask's instance folder: SQLite file and default screenshot folder (set by create_app).
+    instance_path: str = field(default=".", metadata=_env(""))
+    chrome_binary: str | None = None
+    chromedriver: str | None = None
+    chrome_args: tuple[str, ...] = ()
+    webdriver_url: str | None = None
+    #: Whole-crawl deadline; must stay below gunicorn's timeout (see gunicorn_conf).
+    crawl_timeout_s: float = 25.0
+    page_load_timeout_s: float = 15.0
+    #: Network-quiet wait: quiet after QUIET_MS without activity, never longer than QUIET_CAP_MS.
+    quiet_ms: int = 500
+    quiet_cap_ms: int = 8000
+    #: A JS timer shorter than this keeps the page "busy" (tags injected late).
+    timer_horizon_ms: int = 4000
+    #: Flush (visibilitychange hidden + pagehide before the final collection): the window
+    #: ends after FLUSH_START_MS when the events start no request, else FLUSH_QUIET_MS after
+    #: the last new request; at most FLUSH_CAP_MS.
+    flush_start_ms: int = 50
+    flush_quiet_ms: int = 300
+    flush_cap_ms: int = 2000
+    #: How long a late consent banner may take to appear after load.
+    consent_wait_ms: int = 10000
+    #: Browsers per worker; 0: one per gunicorn thread.
+    pool_size: int = 0
+    driver_max_crawls: int = 50
+    allow_private_targets: bool = False
+    proxy_url: str | None = None
+    #: Egress proxy (tagcrawl/egress, docs/security.md): unset -> tagcrawl runs its own in each
+    #: worker, on EGRESS_LISTEN, given to Chrome as EGRESS_HOST; a URL -> a shared one; "off" -> none.
+    egress_proxy_url: str | None = None
+    egress_listen: str = "127.0.0.1"
+    egress_host: str | None = None
+    screenshot_dir: str | None = None
+    screenshot_url: str | None = None
+    #: A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,
+    #: PostgreSQL statement_timeout (the client gives a silent server 2 s more, then drops
+    #: the connection), SQLAlchemy pool_timeout.  0 turns one off.
+    db_connect_timeout_s: int = 3
+    db_statement_timeout_ms: int = 5000
+    db_pool_timeout_s: float = 5.0
+    stream_max_bytes: int = 64 * 1024
+    crawl_max_bytes: int = 256 * 1024
+    #: HAR stored with each crawl (docs/har.md): whole document / each request body.
+    har_max_bytes: int = 4 * 1024 * 1024
+    har_body_max_bytes: int = 64 * 1024
+    #: Proxies in front of the service that set X-Forwarded-For (werkzeug ProxyFix).
+    trusted_proxies: int = 0
+    #: Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
+    #: STREAM_BATCH_WAIT_MS after its first row, or as soon as every request thread of the
+    #: process (GUNICORN_THREADS) waits on it; without company lately, a row goes at once.
+    stream_batch_size: int = 100
+    stream_batch_wait_ms: int = 10
+    #: How long a request may wait for the writer to take its row before it gives up with 503.
+    stream_ack_timeout_s: float = 10.0
+    #: Retry-After (seconds) sent with the stream's 503.
+    stream_retry_after_s: int = 5
+    #: Token (and whitelist) lookups are cached per process; capped at 60 s.
+    token_cache_s: float = 60.0
+    #: Webhook crawls: attempts, backoff base (delays 1,3,9,18,30 x base), POST timeout.
+    webhook_attempts: int = 6
+    webhook_retry_base_s: float = 30.0
+    webhook_timeout_s: float = 10.0
+    background_crawlers: int = 1
+    job_poll_s: float = 5.0
+    gunicorn_threads: int = field(default=4, metadata=_env("GUNICORN_THREADS"))
+    #: Main-document size cap of a crawl: past it the load is stopped, success false.
+    page_max_bytes: int = 10 * 1024 * 1024
+    #: Rate limits (ratelimits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl:
+    #: per API key; stream: per (token, client IP).  Storage: memory:// or redis://...
+    ratelimit_crawl: str = field(default="60/minute", metadata={"empty": True})
+    ratelimit_stream: str = field(default="6000/minute", metadata={"empty": True})
+    ratelimit_storage_url: str = "memory://"
+
+    def __post_init__(self):
+        object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))
+        object.__setattr__(self, "token_cache_s", min(float(self.token_cache_s), 60.0))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, overrides: Mapping | None = None) -> "Settings":
+        """Settings from ``environ`` (default ``os.environ``), then ``overrides``.
+
+        Args:
+            environ: variables; an empty string counts as unset, except for
+                the rate limits, where it turns the limit off.
+            overrides: upper-case field names -> values (Flask config style);
+                keys that are not settings (``TESTING``, ``SQLALCHEMY_*``) are ignored.
+        Raises:
+            ValueError: a variable does not parse as its field's type.
+        """
+        env = os.environ if environ is None else environ
+        values = {}
+        for f in fields(cls):
+            name = f.metadata.get("env", "TAGCRAWL_" + f.name.upper())
+            raw = env.get(name) if name else None
+            if f.name == "gunicorn_threads" and not raw:
+                raw = env.get("TAGCRAWL_THREADS")
+            if raw is not None and (raw != "" or f.metadata.get("empty")):
+                values[f.name] = _parse(f, raw)
+        settings = cls(**values)
+        return settings.replace(**overrides) if overrides else settings
+
+    def replace(self, **overrides) -> "Settings":
+        """A copy with ``overrides`` (upper- or lower-case field names) applied; unknown keys are ignored."""
+        names = {f.name for f in fields(self)}
+        changes = {k.lower(): v for k, v in overrides.items() if k.lower() in names}
+        return dataclasses.replace(self, **changes) if changes else self
+
+    def as_config(self) -> dict:
+        """The settings as Flask config keys (``CRAWL_TIMEOUT_S: 25.0``), for ``app.config``."""
+        return {f.name.upper(): getattr(self, f.name) for f in fields(self)}
 
 
-def _float(value: str | None, default: float) -> float:
-    return float(value) if value not in (None, "") else default
+def _parse(f, raw: str):
+    kind = str(f.type)
+    if kind.startswith("tuple"):
+        return tuple(shlex.split(raw))
+    if kind == "bool":
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
+    if kind == "int":
+        return int(raw)
+    if kind == "float":
+        return float(raw)
+    return raw
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """``Settings.from_env(environ)``: the environment's settings, no overrides."""
+    return Settings.from_env(environ)
+
+
+def current_settings() -> Settings:
+    """The current app's ``Settings`` (needs an app context)."""
+    from flask import current_app
+    return current_app.extensions[SETTINGS_KEY]
 
 
 def database_url(raw: str | None, instance_path: str) -> str:
@@ -36,85 +182,3 @@ def database_url(raw: str | None, instance_path: str) -> str:
         if raw.startswith(scheme):
             return "postgresql+psycopg2://" + raw[len(scheme):]
     return raw
-
-
-def load_settings(environ: dict | None = None) -> dict:
-    """Read the ``TAGCRAWL_*`` variables (and ``DATABASE_URL``) into config keys.
-
-    Durations are seconds (``*_S``) or milliseconds (``*_MS``); sizes are bytes.
-    """
-    env = os.environ if environ is None else environ
-    return {
-        "DATABASE_URL_RAW": env.get("DATABASE_URL"),
-        "CHROME_BINARY": env.get("TAGCRAWL_CHROME_BINARY") or None,
-        "CHROMEDRIVER": env.get("TAGCRAWL_CHROMEDRIVER") or None,
-        "CHROME_ARGS": shlex.split(env.get("TAGCRAWL_CHROME_ARGS", "")),
-        "WEBDRIVER_URL": env.get("TAGCRAWL_WEBDRIVER_URL") or None,
-        # Whole-crawl deadline; must stay below gunicorn's timeout (see gunicorn_conf).
-        "CRAWL_TIMEOUT_S": _float(env.get("TAGCRAWL_CRAWL_TIMEOUT_S"), 25.0),
-        "PAGE_LOAD_TIMEOUT_S": _float(env.get("TAGCRAWL_PAGE_LOAD_TIMEOUT_S"), 15.0),
-        # Network-quiet wait: the page is quiet after QUIET_MS without activity,
-        # and the wait never lasts longer than QUIET_CAP_MS.
-        "QUIET_MS": _int(env.get("TAGCRAWL_QUIET_MS"), 500),
-        "QUIET_CAP_MS": _int(env.get("TAGCRAWL_QUIET_CAP_MS"), 8000),
-        # A JS timer shorter than this keeps the page "busy" (tags injected late).
-        "TIMER_HORIZON_MS": _int(env.get("TAGCRAWL_TIMER_HORIZON_MS"), 4000),
-        # Flush (visibilitychange hidden + pagehide before the final collection): the
-        # window ends after FLUSH_START_MS when the events start no request, else
-        # FLUSH_QUIET_MS after the last new request; at most FLUSH_CAP_MS.
-        "FLUSH_START_MS": _int(env.get("TAGCRAWL_FLUSH_START_MS"), 50),
-        "FLUSH_QUIET_MS": _int(env.get("TAGCRAWL_FLUSH_QUIET_MS"), 300),
-        "FLUSH_CAP_MS": _int(env.get("TAGCRAWL_FLUSH_CAP_MS"), 2000),
-        # How long a late consent banner may take to appear after load.
-        "CONSENT_WAIT_MS": _int(env.get("TAGCRAWL_CONSENT_WAIT_MS"), 10000),
-        "POOL_SIZE": _int(env.get("TAGCRAWL_POOL_SIZE"), 0),  # 0: one per gunicorn thread
-        "DRIVER_MAX_CRAWLS": _int(env.get("TAGCRAWL_DRIVER_MAX_CRAWLS"), 50),
-        "ALLOW_PRIVATE_TARGETS": _bool(env.get("TAGCRAWL_ALLOW_PRIVATE_TARGETS"), False),
-        "PROXY_URL": env.get("TAGCRAWL_PROXY_URL") or None,
-        # Egress proxy (tagcrawl/egress, docs/security.md): unset -> tagcrawl runs its own in each
-        # worker, on EGRESS_LISTEN, given to Chrome as EGRESS_HOST; a URL -> a shared one; "off" -> none.
-        "EGRESS_PROXY_URL": env.get("TAGCRAWL_EGRESS_PROXY_URL") or None,
-        "EGRESS_LISTEN": env.get("TAGCRAWL_EGRESS_LISTEN") or "127.0.0.1",
-        "EGRESS_HOST": env.get("TAGCRAWL_EGRESS_HOST") or None,
-        "SCREENSHOT_DIR": env.get("TAGCRAWL_SCREENSHOT_DIR") or None,
-        "SCREENSHOT_URL": env.get("TAGCRAWL_SCREENSHOT_URL") or None,
-        # A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,
-        # PostgreSQL statement_timeout (the client gives a silent server 2 s more, then drops
-        # the connection), SQLAlchemy pool_timeout.  0 turns one off.
-        "DB_CONNECT_TIMEOUT_S": _int(env.get("TAGCRAWL_DB_CONNECT_TIMEOUT_S"), 3),
-        "DB_STATEMENT_TIMEOUT_MS": _int(env.get("TAGCRAWL_DB_STATEMENT_TIMEOUT_MS"), 5000),
-        "DB_POOL_TIMEOUT_S": _float(env.get("TAGCRAWL_DB_POOL_TIMEOUT_S"), 5.0),
-        "STREAM_MAX_BYTES": _int(env.get("TAGCRAWL_STREAM_MAX_BYTES"), 64 * 1024),
-        "CRAWL_MAX_BYTES": _int(env.get("TAGCRAWL_CRAWL_MAX_BYTES"), 256 * 1024),
-        # HAR stored with each crawl (docs/har.md): whole document / each request body, bytes
-        "HAR_MAX_BYTES": _int(env.get("TAGCRAWL_HAR_MAX_BYTES"), 4 * 1024 * 1024),
-        "HAR_BODY_MAX_BYTES": _int(env.get("TAGCRAWL_HAR_BODY_MAX_BYTES"), 64 * 1024),
-        "TRUSTED_PROXIES": _int(env.get("TAGCRAWL_TRUSTED_PROXIES"), 0),
-        # Stream group commit: a batch is committed at STREAM_BATCH_SIZE rows, or
-        # STREAM_BATCH_WAIT_MS after its first row, or as soon as every request
-        # thread of the process (GUNICORN_THREADS) waits on it; without company
-        # lately (light traffic), a row goes at once (stream/writer.py).
-        "STREAM_BATCH_SIZE": _int(env.get("TAGCRAWL_STREAM_BATCH_SIZE"), 100),
-        "STREAM_BATCH_WAIT_MS": _int(env.get("TAGCRAWL_STREAM_BATCH_WAIT_MS"), 10),
-        # How long a request may wait for the writer to take its row before it
-        # gives up with 503 (the row is then never written).
-        "STREAM_ACK_TIMEOUT_S": _float(env.get("TAGCRAWL_STREAM_ACK_TIMEOUT_S"), 10.0),
-        # Retry-After (seconds) sent with the stream's 503.
-        "STREAM_RETRY_AFTER_S": _int(env.get("TAGCRAWL_STREAM_RETRY_AFTER_S"), 5),
-        # Token (and whitelist) lookups are cached per process; capped at 60 s.
-        "TOKEN_CACHE_S": min(_float(env.get("TAGCRAWL_TOKEN_CACHE_S"), 60.0), 60.0),
-        # Webhook crawls: attempts, backoff base (delays 1,3,9,18,30 x base), POST timeout.
-        "WEBHOOK_ATTEMPTS": _int(env.get("TAGCRAWL_WEBHOOK_ATTEMPTS"), 6),
-        "WEBHOOK_RETRY_BASE_S": _float(env.get("TAGCRAWL_WEBHOOK_RETRY_BASE_S"), 30.0),
-        "WEBHOOK_TIMEOUT_S": _float(env.get("TAGCRAWL_WEBHOOK_TIMEOUT_S"), 10.0),
-        "BACKGROUND_CRAWLERS": _int(env.get("TAGCRAWL_BACKGROUND_CRAWLERS"), 1),
-        "JOB_POLL_S": _float(env.get("TAGCRAWL_JOB_POLL_S"), 5.0),
-        "GUNICORN_THREADS": _int(env.get("GUNICORN_THREADS") or env.get("TAGCRAWL_THREADS"), 4),
-        # Main-document size cap of a crawl: past it the load is stopped, success false.
-        "PAGE_MAX_BYTES": _int(env.get("TAGCRAWL_PAGE_MAX_BYTES"), 10 * 1024 * 1024),
-        # Rate limits (ratelimits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl: per
-        # API key; stream: per (token, client IP).  Storage: memory:// (per process) or redis://...
-        "RATELIMIT_CRAWL": env.get("TAGCRAWL_RATELIMIT_CRAWL", "60/minute"),
-        "RATELIMIT_STREAM": env.get("TAGCRAWL_RATELIMIT_STREAM", "6000/minute"),
-        "RATELIMIT_STORAGE_URL": env.get("TAGCRAWL_RATELIMIT_STORAGE_URL") or "memory://",
-    }

@@ -49,12 +49,12 @@ def _crawl(client, key):
 
 def test_settings_and_defaults():
     defaults = load_settings({})
-    assert defaults["RATELIMIT_CRAWL"] == "60/minute"
-    assert defaults["RATELIMIT_STREAM"] == "6000/minute"
-    assert defaults["RATELIMIT_STORAGE_URL"] == "memory://"
+    assert defaults.ratelimit_crawl == "60/minute"
+    assert defaults.ratelimit_stream == "6000/minute"
+    assert defaults.ratelimit_storage_url == "memory://"
     env = load_settings({"TAGCRAWL_RATELIMIT_CRAWL": "5/second", "TAGCRAWL_RATELIMIT_STREAM": "",
                          "TAGCRAWL_RATELIMIT_STORAGE_URL": "redis://cache:6379/2"})
-    assert (env["RATELIMIT_CRAWL"], env["RATELIMIT_STREAM"], env["RATELIMIT_STORAGE_URL"]) == \
+    assert (env.ratelimit_crawl, env.ratelimit_stream, env.ratelimit_storage_url) == \
         ("5/second", "", "redis://cache:6379/2")
 
 

@@ -95,7 +95,7 @@ def test_private_targets_are_refused_by_default(_migrated, api_key):
     from tagcrawl import create_app
     from tagcrawl.models import Crawl
 
-    assert load_settings({})["ALLOW_PRIVATE_TARGETS"] is False
+    assert load_settings({}).allow_private_targets is False
     app = create_app({"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True})
     client = app.test_client()
     for url in ("http://127.0.0.1:5432/", "http://169.254.169.254/latest/meta-data/", "http://[::1]/",

@@ -344,9 +344,9 @@ def test_token_cache_lives_at_most_its_ttl(app, stream_app, issued):
 def test_token_cache_ttl_is_capped_at_60s(stream_app):
     from tagcrawl.settings import load_settings
 
-    assert load_settings({"TAGCRAWL_TOKEN_CACHE_S": "600"})["TOKEN_CACHE_S"] == 60
-    assert load_settings({})["STREAM_BATCH_SIZE"] == 100
-    assert load_settings({})["STREAM_BATCH_WAIT_MS"] == 10
+    assert load_settings({"TAGCRAWL_TOKEN_CACHE_S": "600"}).token_cache_s == 60
+    assert load_settings({}).stream_batch_size == 100
+    assert load_settings({}).stream_batch_wait_ms == 10
 
 
 def test_stored_rows_equal_204s(app, client, issued):
