@@ -19,6 +19,7 @@ from tagcrawl import create_app
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 from tests.web.server import FixtureWeb
+from tests.config import settings
 
 
 def _config(web: FixtureWeb, egress: str | None, marker: str) -> dict:
@@ -33,15 +34,15 @@ def main(n: int = 15) -> None:
     times: dict[str, list[int]] = {name: [] for name in configs}
     try:
         for config in configs.values():  # warm: browser started, first page cached
-            run_crawl(config, {"url": "https://shop.example/", "session_id": None})
+            run_crawl(settings(config), {"url": "https://shop.example/", "session_id": None})
         for _ in range(n):
             for name, config in configs.items():
-                response = run_crawl(config, {"url": "https://shop.example/", "session_id": None}).response
+                response = run_crawl(settings(config), {"url": "https://shop.example/", "session_id": None}).response
                 assert response["success"], response
                 times[name].append(response["timeTaken"])
     finally:
         for config in configs.values():
-            get_pool(config).shutdown()
+            get_pool(settings(config)).shutdown()
         web.stop()
     for name, values in times.items():
         values.sort()

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from tests.web.server import FixtureWeb
+from tests.config import settings
 
 PAGES = ["sdk-posthog", "sdk-mixpanel", "sdk-amplitude", "sdk-segment", "sdk-snowplow", "sdk-rudderstack",
          "sdk-plausible", "sdk-mparticle", "npm-vanilla", "npm-klaro", "npm-tarteaucitron", "npm-osano",
@@ -53,7 +54,7 @@ def _config(web: FixtureWeb) -> dict:
 def _crawl(config: dict, url: str):
     from tagcrawl.crawl.service import run_crawl
 
-    return run_crawl(config, {"url": url, "session_id": None, "options": None})
+    return run_crawl(settings(config), {"url": url, "session_id": None, "options": None})
 
 
 def real_pages(web: FixtureWeb, config: dict, rounds: int) -> list[dict]:

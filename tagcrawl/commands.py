@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import click
-from flask import Flask, current_app
+from flask import Flask
 from flask.cli import AppGroup
 
 from .extensions import db
 from .keys_cli import keys
 from .schemas import CrawlRequestSchema
+from .settings import current_settings
 
 webhooks = AppGroup("webhooks", help="Webhook deliveries of asynchronous crawls.")
 
@@ -22,7 +23,7 @@ def webhooks_redeliver(delivery_id: str) -> None:
     from .webhooks.delivery import redeliver
 
     try:
-        record = redeliver(delivery_id, current_app.config)
+        record = redeliver(delivery_id, current_settings())
     except LookupError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"{delivery_id}: {record.status_code or record.error} in {record.duration_ms} ms")
@@ -63,7 +64,7 @@ def crawl_command(url: str, no_consent: bool, screenshots: bool, country: str | 
             click.echo(f"{'.'.join(map(str, problem['loc'][1:]))}: {problem['msg']}", err=True)
         raise SystemExit(2)
     request_json = schema.dump(schema.load(body))
-    outcome = run_crawl(current_app.config, request_json)
+    outcome = run_crawl(current_settings(), request_json)
     store_crawl(request_json, outcome.response, None)
     click.echo(json.dumps(outcome.response, indent=2))
 

@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .edge import Blueprint, operation
 from .extensions import db
+from .settings import Settings, current_settings
 
 bp = Blueprint("health", __name__, description="Readiness for load balancers.")
 
@@ -55,12 +56,12 @@ def database_state() -> str:
             pass
 
 
-def _browsers_reachable(config: dict) -> bool:
+def _browsers_reachable(settings: Settings) -> bool:
     from .browser.driver_factory import find_chrome
 
-    url = config.get("WEBDRIVER_URL")
+    url = settings.webdriver_url
     if not url:
-        return bool(find_chrome(config)) and bool(config.get("CHROMEDRIVER") or shutil.which("chromedriver"))
+        return bool(find_chrome(settings)) and bool(settings.chromedriver or shutil.which("chromedriver"))
     try:
         with urllib.request.urlopen(url.rstrip("/") + "/status", timeout=GRID_STATUS_TIMEOUT_S) as resp:
             return bool(json.load(resp).get("value", {}).get("ready"))
@@ -68,13 +69,13 @@ def _browsers_reachable(config: dict) -> bool:
         return False
 
 
-def browser_state(config: dict) -> dict:
+def browser_state(settings: Settings) -> dict:
     """This worker's pool: ``{"state": "ok"|"unavailable", "size", "alive", "idle"}``."""
     from .browser.pool import get_pool
 
-    pool = get_pool(config)
+    pool = get_pool(settings)
     stats = pool.stats()
-    return {"state": "ok" if _browsers_reachable(config) else "unavailable", "size": pool.size,
+    return {"state": "ok" if _browsers_reachable(settings) else "unavailable", "size": pool.size,
             "alive": stats["alive"], "idle": stats["idle"]}
 
 
@@ -86,11 +87,11 @@ def browser_state(config: dict) -> dict:
                                                        "(with `Retry-After`).")
 def ready():
     """Readiness; see the module docstring."""
-    config = current_app.config
-    database, browsers = database_state(), browser_state(config)
+    settings = current_settings()
+    database, browsers = database_state(), browser_state(settings)
     status = 200 if database == "ok" and browsers["state"] == "ok" else 503
     response = jsonify({"status": status, "database": database, "browsers": browsers})
     response.status_code = status
     if status == 503:
-        response.headers["Retry-After"] = str(config.get("STREAM_RETRY_AFTER_S", 5))
+        response.headers["Retry-After"] = str(settings.stream_retry_after_s)
     return response

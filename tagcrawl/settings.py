@@ -163,10 +163,15 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     return Settings.from_env(environ)
 
 
+def settings_of(app) -> Settings:
+    """The ``Settings`` that ``create_app`` built for the Flask ``app``."""
+    return app.extensions[SETTINGS_KEY]
+
+
 def current_settings() -> Settings:
     """The current app's ``Settings`` (needs an app context)."""
     from flask import current_app
-    return current_app.extensions[SETTINGS_KEY]
+    return settings_of(current_app)
 
 
 def database_url(raw: str | None, instance_path: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from tests.config import settings
 
 
 
@@ -302,7 +303,7 @@ def crawl_all(config: dict, requests: dict[str, dict], workers: int = 2) -> dict
 
     def crawl(request: dict) -> Crawled:
         local.consent = None
-        return Crawled(service.run_crawl(config, request).response, local.consent)
+        return Crawled(service.run_crawl(settings(config), request).response, local.consent)
 
     service.handle_consent = recording
     try:

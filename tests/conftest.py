@@ -22,6 +22,7 @@ from tagcrawl.extensions import db
 
 from .pgserver import PgServer, pg_bin
 from .web.server import FixtureWeb
+from tests.config import settings
 
 REQUIRE_ALL = os.environ.get("TAGCRAWL_REQUIRE_ALL") == "1"
 
@@ -119,7 +120,7 @@ def crawler(browser):
 
     def crawl(url, rules=None, config=None, **options):
         merged = dict(app.config, **(config or {}))
-        return run_crawl(merged, {"url": url, "session_id": None, "options": options or None,
+        return run_crawl(settings(merged), {"url": url, "session_id": None, "options": options or None,
                                   "validationRules": rules})
 
     return crawl
@@ -141,7 +142,7 @@ def private_pool(browser):
 
     yield make
     for config in configs:
-        get_pool(config).shutdown()
+        get_pool(settings(config)).shutdown()
 
 
 @pytest.fixture(scope="session")

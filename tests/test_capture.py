@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.config import settings
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +65,7 @@ def test_quiet_page_wait_ends_on_quiet_not_on_the_cap(browser):
     from tagcrawl.browser.pool import get_pool
     from tagcrawl.browser.session import CrawlSession
 
-    with get_pool(browser).browser() as handle:
+    with get_pool(settings(browser)).browser() as handle:
         capture = NetworkCapture()
         with CrawlSession(handle, capture) as session:
             session.driver.get("https://plain.example/")

@@ -13,6 +13,7 @@ from tagcrawl.browser.pool import get_pool
 from tagcrawl.browser.session import CrawlSession
 
 from .cmp_cases import LANGUAGE_BANNERS, crawl_settings
+from tests.config import settings
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +58,7 @@ def crawl_config(fixture_web, tmp_path_factory):
 @pytest.fixture(scope="module")
 def scan_labels(crawl_config):
     """``scan_labels([(sentence, label), ...])`` -> the accept text found for each."""
-    with get_pool(crawl_config).browser() as handle, CrawlSession(handle, NetworkCapture()) as session:
+    with get_pool(settings(crawl_config)).browser() as handle, CrawlSession(handle, NetworkCapture()) as session:
         session.driver.get("https://plain.example/")
 
         def scan(cases):

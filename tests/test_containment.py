@@ -25,6 +25,7 @@ from tagcrawl.browser.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 
 from .web.victims import Victim
+from tests.config import settings
 
 pytestmark = pytest.mark.browser
 
@@ -56,14 +57,14 @@ def make_config(web, tmp_path_factory, marker: str, **settings) -> dict:
 def guarded(fixture_web, tmp_path_factory):
     config = make_config(fixture_web, tmp_path_factory, "containment-guarded", ALLOW_PRIVATE_TARGETS=False)
     yield config
-    get_pool(config).shutdown()
+    get_pool(settings(config)).shutdown()
 
 
 @pytest.fixture(scope="module")
 def allowed(fixture_web, tmp_path_factory):
     config = make_config(fixture_web, tmp_path_factory, "containment-allowed", ALLOW_PRIVATE_TARGETS=True)
     yield config
-    get_pool(config).shutdown()
+    get_pool(settings(config)).shutdown()
 
 
 def attack(config, web, victim, name: str, host: str, require_done: bool = True):
@@ -71,7 +72,7 @@ def attack(config, web, victim, name: str, host: str, require_done: bool = True)
     ``require_done``: the attack must have reported "done" (it ran to its end)."""
     run = uuid.uuid4().hex
     before = len(victim.hits())
-    outcome = run_crawl(config, {"url": f"https://attack.example/?attack={name}&host={host}&port={victim.port}"
+    outcome = run_crawl(settings(config), {"url": f"https://attack.example/?attack={name}&host={host}&port={victim.port}"
                                         f"&run={run}", "session_id": None})
     if name in SIGNALLED and require_done:
         assert web.wait_for(lambda e: e["path"] == "/__done" and f"run={run}" in e["query"], timeout_s=15), \
@@ -101,7 +102,7 @@ def test_proxy_and_chrome_settings_hold_without_the_fetch_guard(guarded, fixture
 def test_a_crawl_target_that_redirects_inside_never_reaches_it(guarded, fixture_web, victim):
     before = len(victim.hits())
     inside = f"http://127.0.0.1:{victim.port}/metadata"
-    outcome = run_crawl(guarded, {"url": f"https://attack.example/__fixture/redirect?to={inside}",
+    outcome = run_crawl(settings(guarded), {"url": f"https://attack.example/__fixture/redirect?to={inside}",
                                   "session_id": None})
     assert outcome.response["success"] is False
     assert victim.hits()[before:] == []
@@ -128,7 +129,7 @@ def test_speculation_rules_do_not_prefetch_or_prerender(guarded, fixture_web, vi
     """Same-origin speculation (which a proxy does not prevent): the only
     request for the URL is the navigation, no ``Sec-Purpose`` one."""
     run = uuid.uuid4().hex
-    run_crawl(guarded, {"url": f"https://attack.example/?attack=same_origin_{action}&run={run}&host=x&port=1",
+    run_crawl(settings(guarded), {"url": f"https://attack.example/?attack=same_origin_{action}&run={run}&host=x&port=1",
                         "session_id": None})
     assert _speculated(fixture_web, run) == [None]
 
@@ -147,8 +148,8 @@ def test_control_without_the_profile_prefs_stun_and_speculation_happen(fixture_w
         attack(config, fixture_web, victim, "stun", "127.0.0.1", require_done=False)  # unanswered STUN: no "done"
         assert victim.wait_for(lambda log: any(h["proto"] == "udp" for h in log[before:]), timeout_s=15)
         run = uuid.uuid4().hex
-        run_crawl(config, {"url": f"https://attack.example/?attack=same_origin_prefetch&run={run}&host=x&port=1",
+        run_crawl(settings(config), {"url": f"https://attack.example/?attack=same_origin_prefetch&run={run}&host=x&port=1",
                            "session_id": None})
         assert "prefetch" in _speculated(fixture_web, run)
     finally:
-        get_pool(config).shutdown()
+        get_pool(settings(config)).shutdown()

@@ -18,6 +18,7 @@ from tagcrawl.egress.policy import EgressPolicy, EgressRefused, Unresolvable
 from tagcrawl.egress.rules import parse_rules, split_rules
 from tagcrawl.egress.server import EgressServer
 from tagcrawl.egress.status import egress_error
+from tests.config import settings
 
 FIXTURE_RULES = "MAP * 127.0.0.1:8443, EXCLUDE localhost"
 
@@ -120,26 +121,26 @@ def test_an_upstream_proxy_is_an_operator_choice_mapped_but_never_refused():
 
 def test_chrome_gets_the_proxy_by_ip_literal_and_no_resolver_rules():
     config = {"CHROME_ARGS": [f"--host-resolver-rules={FIXTURE_RULES}"], "ALLOW_PRIVATE_TARGETS": False}
-    args = chrome_args(config, ["--headless=new", *config["CHROME_ARGS"], "--proxy-bypass-list=*"])
+    args = chrome_args(settings(config), ["--headless=new", *config["CHROME_ARGS"], "--proxy-bypass-list=*"])
     assert not any(a.startswith("--host-resolver-rules") for a in args)  # MAP * would remap the proxy itself
     [proxy] = [a for a in args if a.startswith("--proxy-server=")]
     assert proxy.startswith("--proxy-server=http://127.0.0.1:")
     assert [a for a in args if a.startswith("--proxy-bypass-list")] == ["--proxy-bypass-list=<-loopback>"]
     assert set(CONTAINMENT_SWITCHES) <= set(args)
-    assert policy_for(config).rules.text == FIXTURE_RULES
+    assert policy_for(settings(config)).rules.text == FIXTURE_RULES
     # Each country proxy gets its own route (port); the direct route is the browser's.
-    direct, de = context_proxy(config, None), context_proxy(config, "http://de.proxy.test:3128")
+    direct, de = context_proxy(settings(config), None), context_proxy(settings(config), "http://de.proxy.test:3128")
     assert proxy == f"--proxy-server={direct}" and de != direct
-    assert context_proxy(config, "http://de.proxy.test:3128") == de
+    assert context_proxy(settings(config), "http://de.proxy.test:3128") == de
 
 
 def test_shared_and_off_modes():
     shared = {"EGRESS_PROXY_URL": "http://egress.internal:3128", "CHROME_ARGS": []}
-    assert "--proxy-server=http://egress.internal:3128" in chrome_args(shared, [])
-    assert context_proxy(shared, "http://de.proxy.test:3128") == "http://egress.internal:3128"
+    assert "--proxy-server=http://egress.internal:3128" in chrome_args(settings(shared), [])
+    assert context_proxy(settings(shared), "http://de.proxy.test:3128") == "http://egress.internal:3128"
     off = {"EGRESS_PROXY_URL": "off", "CHROME_ARGS": ["--host-resolver-rules=MAP * 1.1.1.1"]}
-    assert "--host-resolver-rules=MAP * 1.1.1.1" in chrome_args(off, off["CHROME_ARGS"])
-    assert context_proxy(off, "http://p:1") == "http://p:1" and context_proxy(off, None) is None
+    assert "--host-resolver-rules=MAP * 1.1.1.1" in chrome_args(settings(off), off["CHROME_ARGS"])
+    assert context_proxy(settings(off), "http://p:1") == "http://p:1" and context_proxy(settings(off), None) is None
 
 
 # --- the proxy over real sockets --------------------------------------------

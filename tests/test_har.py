@@ -16,6 +16,7 @@ from tagcrawl.har.write import REDACTED
 from tagcrawl.vendors import Request, match_requests, pixels_from_hits
 
 from .vendor_cases import HEX32, META_ID, PHC, SEG_KEY, TT, basic
+from tests.config import settings
 
 PAGE = "https://shop.example/"
 
@@ -178,7 +179,7 @@ def _store(app, key_name: str, requests: list) -> str:
         key = db.session.scalar(db.select(ApiKey).filter_by(name=key_name))
         response = {"sessionId": session_id, "url": PAGE, "success": True,
                     "marketingPixels": pixels_from_hits(match_requests(requests))}
-        store_crawl({"url": PAGE, "session_id": session_id}, response, key.id, requests, app.config)
+        store_crawl({"url": PAGE, "session_id": session_id}, response, key.id, requests, settings(app.config))
     return session_id
 
 

@@ -12,6 +12,7 @@ import pytest
 from tagcrawl.browser.pool import get_pool
 
 from .gunicorn_server import Gunicorn
+from tests.config import settings
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,7 @@ def test_chrome_killed_mid_crawl_fails_that_crawl_and_the_next_one_succeeds(craw
     worker.start()
     # The page has loaded and asked for the never-answered script: the crawl is mid-way.
     assert fixture_web.wait_for(lambda e: e["host"] == "deadline.example" and e["query"] == "deadline")
-    handle = get_pool(config)._handles[0]
+    handle = get_pool(settings(config))._handles[0]
     os.kill(chrome_main_pid(handle), signal.SIGKILL)
     worker.join(timeout=60)
     failed = result["out"].response
@@ -46,7 +47,7 @@ def test_deadline_returns_success_false_and_the_browser_is_replaced(crawler, pri
     report = crawler("https://deadline.example/", config=config).response
     assert report["success"] is False
     assert "deadline of 6 s exceeded" in report["error"]["message"]
-    pool = get_pool(config)
+    pool = get_pool(settings(config))
     assert pool.stats()["alive"] == 0  # the hung browser was killed, not returned
     assert crawler("https://plain.example/", config=config).response["success"] is True
 
@@ -60,7 +61,7 @@ def test_page_that_never_answers_times_out_with_a_clear_error(crawler, browser):
 
 def test_drivers_are_recycled_after_max_crawls(crawler, private_pool):
     config = private_pool(POOL_SIZE=1, DRIVER_MAX_CRAWLS=2)
-    pool = get_pool(config)
+    pool = get_pool(settings(config))
     pids = []
     for _ in range(3):
         assert crawler("https://plain.example/", config=config).response["success"] is True

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tagcrawl.netguard import address_reason, canonical_host, url_refusal
+from tests.config import settings
 
 REFUSED = {
     # loopback
@@ -203,7 +204,7 @@ def test_the_guard_reads_every_url_like_chrome(browser):
     from tagcrawl.netguard import scheme_and_host
 
     urls = list(REFUSED) + ALLOWED
-    with get_pool(browser).browser() as handle:
+    with get_pool(settings(browser)).browser() as handle:
         parsed = handle.driver.execute_script(
             "return arguments[0].map(u => { try { const x = new URL(u); return [x.protocol, x.hostname]; }"
             " catch (e) { return null; } })", urls)

@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 
 from tagcrawl import __version__, create_app
 from tagcrawl.openapi import build_spec
+from tests.config import settings
 
 #: Routes that are not API operations.
 UNDOCUMENTED = {"static", "docs.asset", "docs.init_js"}
@@ -191,7 +192,7 @@ def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fix
     threading.Thread(target=server.serve_forever, daemon=True).start()
     started = time.time()
     try:
-        with get_pool(private_pool(POOL_SIZE=1)).browser() as handle:
+        with get_pool(settings(private_pool(POOL_SIZE=1))).browser() as handle:
             driver = handle.driver
             # localhost: the only host name that Chrome does not send to the fixture web
             driver.get(f"http://localhost:{server.server_port}/docs")

@@ -28,6 +28,7 @@ from tagcrawl.browser.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 
 from .web.proxy import RecordingProxy
+from tests.config import settings
 
 PROXY_URL = "http://{country}.proxy.test:3128"
 
@@ -47,10 +48,10 @@ def config(proxy, fixture_web, tmp_path_factory):
     rules = ", ".join(proxy.chrome_rules("proxy.test") + [f"MAP * 127.0.0.1:{fixture_web.port}", "EXCLUDE localhost"])
     config = create_app(dict(base, SQLALCHEMY_DATABASE_URI="sqlite://", PROXY_URL=PROXY_URL, POOL_SIZE=1,
                              CHROME_ARGS=[f"--host-resolver-rules={rules}", "--ignore-certificate-errors"])).config
-    with get_pool(config).browser():  # start this module's browser outside the first crawl's deadline
+    with get_pool(settings(config)).browser():  # start this module's browser outside the first crawl's deadline
         pass
     yield config
-    get_pool(config).shutdown()
+    get_pool(settings(config)).shutdown()
 
 
 class Window:
@@ -74,7 +75,7 @@ class Window:
 
 
 def crawl(config, url, **options):
-    outcome = run_crawl(config, {"url": url, "session_id": None, "options": options})
+    outcome = run_crawl(settings(config), {"url": url, "session_id": None, "options": options})
     assert outcome.response["success"] is True, outcome.response
     return outcome.response
 
@@ -144,7 +145,7 @@ def test_without_country_the_default_exit_is_used_and_no_locale_is_forced(config
     with Window(proxy, fixture_web) as seen:
         crawl(config, f"https://geo.example/?{run}")
     assert seen.labels() == {""}  # http://proxy.test:3128
-    assert get_pool(config).stats()["alive"] == 1
+    assert get_pool(settings(config)).stats()["alive"] == 1
     [page] = [e for e in seen.served if e["query"] == run]
     assert not page["headers"]["Accept-Language"].startswith(("de", "fr"))
 

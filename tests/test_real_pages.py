@@ -16,6 +16,7 @@ import gzip
 import json
 
 import pytest
+from tests.config import settings
 
 pytestmark = [pytest.mark.browser]
 
@@ -194,7 +195,7 @@ def test_polls_heartbeats_streams_and_endless_requests_do_not_hold_the_quiet_wai
     from tagcrawl.browser.pool import get_pool
     from tagcrawl.browser.session import CrawlSession
 
-    with get_pool(browser).browser() as handle:
+    with get_pool(settings(browser)).browser() as handle:
         capture = NetworkCapture()
         with CrawlSession(handle, capture) as session:
             session.driver.get("https://busy-sdk.example/")

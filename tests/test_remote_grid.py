@@ -32,6 +32,7 @@ from tagcrawl.browser.driver_factory import build_browser, kill_browser
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.browser.session import CrawlSession
 from tagcrawl.crawl.service import run_crawl
+from tests.config import settings
 
 pytestmark = pytest.mark.browser
 
@@ -141,10 +142,10 @@ def grid_app(grid, fixture_web, tmp_path_factory):
                       "CHROME_ARGS": fixture_web.chrome_args(), "ALLOW_PRIVATE_TARGETS": True, "QUIET_MS": 400,
                       "SCREENSHOT_DIR": str(tmp_path_factory.mktemp("grid-shots")), "POOL_SIZE": 1,
                       "CRAWL_TIMEOUT_S": 60})
-    with get_pool(app.config).browser():
+    with get_pool(settings(app.config)).browser():
         pass
     yield app
-    get_pool(app.config).shutdown()
+    get_pool(settings(app.config)).shutdown()
     assert grid.sessions() == 0  # every Grid session was ended
 
 
@@ -154,7 +155,7 @@ def config(grid_app):
 
 
 def crawl(config, url, **options):
-    return run_crawl(config, {"url": url, "session_id": None, "options": options}).response
+    return run_crawl(settings(config), {"url": url, "session_id": None, "options": options}).response
 
 
 def test_crawl_on_the_grid_reports_pixels_consent_cookies_and_screenshots(grid_app, config, grid):
@@ -171,7 +172,7 @@ def test_crawl_on_the_grid_reports_pixels_consent_cookies_and_screenshots(grid_a
     # which leads to Chrome's browser-level endpoint: page-level endpoints
     # answer "Not allowed" to Target.getBrowserContexts.
     assert grid.sessions() == 1
-    with get_pool(config).browser() as handle:
+    with get_pool(settings(config)).browser() as handle:
         assert handle.driver_pid is None
         assert handle.cdp_url.startswith(f"ws://127.0.0.1:{grid.port}/session/")
         cdp = CDPConnection(handle.cdp_url)
@@ -189,13 +190,13 @@ def test_each_crawl_on_the_grid_gets_a_fresh_browser_context(config, grid, fixtu
     with fixture_web.lock:
         [page] = [e for e in fixture_web.log if e["host"] == "grid.example" and e["query"] == "visit=2"]
     assert "Cookie" not in page["headers"]  # the first visit's cookie did not carry over
-    assert get_pool(config).stats()["alive"] == 1 and grid.sessions() == 1  # same browser, new context
+    assert get_pool(settings(config)).stats()["alive"] == 1 and grid.sessions() == 1  # same browser, new context
 
 
 def test_capture_through_the_grid_carries_large_devtools_messages(config, fixture_web):
     """A 300 kB POST body (``Network.getRequestPostData``) passes the Grid's CDP proxy whole."""
     capture = NetworkCapture()
-    with get_pool(config).browser() as handle, CrawlSession(handle, capture) as session:
+    with get_pool(settings(config)).browser() as handle, CrawlSession(handle, capture) as session:
         session.driver.get("https://grid.example/?big")
         assert capture.wait_quiet(400, 8000)
         [post] = [r for r in capture.snapshot() if r.method == "POST"]
@@ -220,7 +221,7 @@ def test_a_broken_grid_browser_gives_its_slot_back(config, grid):
     """A browser marked broken (crash, deadline) is killed without a graceful
     quit; on a Grid that still has to end the session, or the slot stays taken."""
     before = grid.sessions()
-    handle = build_browser(config)
+    handle = build_browser(settings(config))
     assert handle.cdp_url.startswith(f"ws://127.0.0.1:{grid.port}/session/")
     assert grid.sessions() == before + 1
     handle.broken = True

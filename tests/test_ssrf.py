@@ -17,6 +17,7 @@ from tagcrawl import create_app
 from tagcrawl.crawl.service import run_crawl
 from tagcrawl.extensions import db
 from tagcrawl.models import Crawl
+from tests.config import settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -108,7 +109,7 @@ def test_redirect_to_the_metadata_address_is_blocked_in_the_browser(client, api_
     # Control: without the guard, the same redirect does reach the metadata address
     # (the host-resolver rules send 169.254.169.254 to the fixture web).
     control = f"{METADATA}?probe={uuid.uuid4().hex}"
-    run_crawl(unguarded, {"url": f"https://plain.example/__fixture/redirect?to={control}", "session_id": None})
+    run_crawl(settings(unguarded), {"url": f"https://plain.example/__fixture/redirect?to={control}", "session_id": None})
     assert [(e["host"], e["path"]) for e in hits(fixture_web, control.split("?")[1])] == \
         [("plain.example", "/__fixture/redirect"), ("169.254.169.254", "/latest/meta-data/")]
 
@@ -121,7 +122,7 @@ def test_loopback_iframe_and_image_of_a_page_are_refused(client, api_key, fixtur
         {"ssrf=control"}  # the same-site image loaded; the two loopback requests never left Chrome
     # Control: without the guard, both reach 127.0.0.1:<fixture port>.
     run = uuid.uuid4().hex
-    outcome = run_crawl(unguarded, {"url": f"https://ssrf.example/?port={fixture_web.port}&run={run}",
+    outcome = run_crawl(settings(unguarded), {"url": f"https://ssrf.example/?port={fixture_web.port}&run={run}",
                                     "session_id": None})
     assert outcome.response["success"] is True
     assert {e["query"].split("&")[0] for e in hits(fixture_web, "run=" + run)} >= \

@@ -33,6 +33,7 @@ from tagcrawl.vendors import CATALOG, Request, find_vendor, match_request
 from .conftest import browser_config
 from .vendor_cases import POSITIVE
 from .vendor_pages import SNIPPETS_BY_VENDOR
+from tests.config import settings
 
 STREAM_HOST = "stream.tagcrawl.example"
 SHOP, OTHER = "tagjs-shop.example", "tagjs-other.example"
@@ -223,7 +224,7 @@ def chrome(fixture_web, tmp_path_factory):
     """One headless Chrome for the module, joined to the fixture web."""
     from tagcrawl.browser.driver_factory import build_browser, kill_browser
 
-    handle = build_browser(browser_config(fixture_web, tmp_path_factory.mktemp("tagjs")))
+    handle = build_browser(settings(browser_config(fixture_web, tmp_path_factory.mktemp("tagjs"))))
     handle.driver.set_page_load_timeout(30)
     yield handle.driver
     kill_browser(handle)

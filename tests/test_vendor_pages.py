@@ -30,9 +30,10 @@ browser = pytest.mark.browser
 def pages(fixture_web, tmp_path_factory):
     """``pages(url) -> CrawlOutcome``: every page of ``all_urls()`` crawled once."""
     from tagcrawl.crawl.service import run_crawl
+    from tagcrawl.settings import settings_of
 
     settings = browser_config(fixture_web, tmp_path_factory.mktemp("vendor-pages"))
-    config = dict(create_app(dict(settings, SQLALCHEMY_DATABASE_URI="sqlite://")).config)
+    config = settings_of(create_app(dict(settings, SQLALCHEMY_DATABASE_URI="sqlite://")))
 
     def crawl(url):
         return run_crawl(config, {"url": url, "session_id": None, "options": None, "validationRules": None})

@@ -13,6 +13,7 @@ from tagcrawl.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery
 from tagcrawl.webhooks import new_secret, sign, verify_signature
 
 from .webhook_receiver import Receiver
+from tests.config import reconfigure, settings
 
 pytestmark = pytest.mark.postgres
 
@@ -28,7 +29,7 @@ def receiver():
 
 @pytest.fixture
 def hook_key(app, receiver):
-    app.config.update(FAST)
+    reconfigure(app, FAST)
     with app.app_context():
         row, key, secret = create_key("hooks", webhook_url=receiver.url)
     return key, secret
@@ -135,14 +136,14 @@ def test_webhook_to_a_private_address_is_refused_when_not_allowed(app):
         delivery = WebhookDelivery(crawl_id=crawl.id, api_key_id=row.id, url=row.webhook_url, payload="{}",
                                    attempts=0)
         db.session.add(delivery)
-        record = attempt(delivery, dict(app.config, ALLOW_PRIVATE_TARGETS=False))
+        record = attempt(delivery, settings(dict(app.config, ALLOW_PRIVATE_TARGETS=False)))
         db.session.commit()
         assert record.status_code is None and "refused" in record.error
         assert delivery.status == "failed"
 
 
 def test_keys_cli_webhook_secret_and_redeliver(app, runner, receiver):
-    app.config.update(FAST)
+    reconfigure(app, FAST)
     result = runner.invoke(args=["keys", "create", "cli-hooks", "--webhook-url", receiver.url])
     lines = result.output.strip().splitlines()
     assert lines[-1].startswith("tc_") and lines[-2].startswith("secret: whsec_")

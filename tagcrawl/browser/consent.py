@@ -25,6 +25,7 @@ from selenium.common.exceptions import WebDriverException
 
 from . import consent_rules as rules
 from .consent_choice import choose, enter
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -147,13 +148,13 @@ def back(driver, path: tuple) -> None:
         enter(driver, path)
 
 
-def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResult,
+def _wait_for_banner(session, settings: Settings, deadline: float, result: ConsentResult,
                      extra: dict) -> _Finding | None:
     """Scan until a banner with a button is found, nothing that could draw
     one is pending any more, or ``CONSENT_WAIT_MS`` passed; between scans,
     wait for the next DOM change (or request, or timer) of the page."""
     driver, capture = session.driver, session.capture
-    give_up = min(deadline, time.monotonic() + config.get("CONSENT_WAIT_MS", 10000) / 1000.0)
+    give_up = min(deadline, time.monotonic() + settings.consent_wait_ms / 1000.0)
     while True:
         since = time.monotonic()
         result.rounds += 1
@@ -171,14 +172,14 @@ def _wait_for_banner(session, config: dict, deadline: float, result: ConsentResu
 
 
 
-def handle_consent(session, config: dict, click: bool = True, deadline: float = 0.0,
+def handle_consent(session, settings: Settings, click: bool = True, deadline: float = 0.0,
                    action: str | None = None) -> ConsentResult:
     """Find the consent banner and, unless the action is "none", click its
     accept or reject button, verify, and fall back to the next candidate.
 
     Args:
         session: the crawl's ``CrawlSession`` (driver on the page, capture).
-        config: settings (``CONSENT_WAIT_MS``, ``QUIET_MS``, ``QUIET_CAP_MS``).
+        settings: ``consent_wait_ms``, ``quiet_ms``, ``quiet_cap_ms``.
         click: ``options.byPassConsent`` (used when ``action`` is None:
             True means "accept", False "none").
         deadline: monotonic seconds; the search and the clicks stop there.
@@ -190,7 +191,7 @@ def handle_consent(session, config: dict, click: bool = True, deadline: float = 
     driver = session.driver
     result = ConsentResult(action=action)
     extra = {"action": "reject"} if action == "reject" else {}
-    found = _wait_for_banner(session, config, deadline, result, extra)
+    found = _wait_for_banner(session, settings, deadline, result, extra)
     driver.switch_to.default_content()
     if not found:
         return result
@@ -200,6 +201,6 @@ def handle_consent(session, config: dict, click: bool = True, deadline: float = 
         return result
     result.button_text = " ".join((scan.get("text") or "").split()) or None
     if action != "none":
-        choose(session, config, found, deadline, result, rescan=lambda more: scan_frames(driver, dict(extra, **more)))
+        choose(session, settings, found, deadline, result, rescan=lambda more: scan_frames(driver, dict(extra, **more)))
     driver.switch_to.default_content()
     return result

@@ -25,6 +25,7 @@ from pathlib import Path
 from selenium.common.exceptions import WebDriverException
 
 from . import consent_rules as rules
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -188,12 +189,12 @@ def _text(value) -> str | None:
     return " ".join((value or "").split()) or None
 
 
-def choose(session, config: dict, finding, deadline: float, result, rescan) -> None:
+def choose(session, settings: Settings, finding, deadline: float, result, rescan) -> None:
     """Click candidates of ``finding`` for ``result.action`` until one verifies.
 
     Args:
         session: the crawl's ``CrawlSession``.
-        config: settings (``QUIET_MS``, ``QUIET_CAP_MS``).
+        settings: ``quiet_ms``, ``quiet_cap_ms``.
         finding: the ``consent._Finding`` of the banner (scan, frame paths).
         deadline: monotonic seconds.
         result: the ``ConsentResult`` to fill (``clicked``, ``verified``,
@@ -203,7 +204,7 @@ def choose(session, config: dict, finding, deadline: float, result, rescan) -> N
             (``extra``: ``{"secondLayer": True}`` after a settings click).
     """
     driver, capture = session.driver, session.capture
-    quiet, cap = config.get("QUIET_MS", 500), config.get("QUIET_CAP_MS", 8000)
+    quiet, cap = settings.quiet_ms, settings.quiet_cap_ms
     initial = state(session)
     banner = (finding.box, finding.box_path) if finding.box is not None else (finding.scan.get("button"),
                                                                              finding.path)

@@ -18,6 +18,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from ..egress.chrome import CONTAINMENT_PREFS, chrome_args
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -76,17 +77,17 @@ class BrowserHandle:
 
 
 
-def find_chrome(config: dict) -> str | None:
+def find_chrome(settings: Settings) -> str | None:
     """``TAGCRAWL_CHROME_BINARY``, else the first Chrome/Chromium on PATH."""
-    if config.get("CHROME_BINARY"):
-        return config["CHROME_BINARY"]
+    if settings.chrome_binary:
+        return settings.chrome_binary
     return next((p for p in map(shutil.which, CHROME_CANDIDATES) if p), None)
 
 
-def find_chromedriver(config: dict) -> str:
+def find_chromedriver(settings: Settings) -> str:
     """``TAGCRAWL_CHROMEDRIVER``, else ``chromedriver`` on PATH, else
     webdriver-manager (needs network; the fallback only)."""
-    path = config.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    path = settings.chromedriver or shutil.which("chromedriver")
     if path:
         return path
     try:
@@ -98,11 +99,11 @@ def find_chromedriver(config: dict) -> str:
             "chromedriver not found: install chromium-driver or set TAGCRAWL_CHROMEDRIVER") from exc
 
 
-def chrome_options(config: dict) -> webdriver.ChromeOptions:
+def chrome_options(settings: Settings) -> webdriver.ChromeOptions:
     """Options for a crawl browser: base switches plus ``TAGCRAWL_CHROME_ARGS``,
     pointed at the egress proxy, with the containment switches (``egress.chrome``)."""
     options = webdriver.ChromeOptions()
-    for arg in chrome_args(config, (*BASE_CHROME_ARGS, *config.get("CHROME_ARGS", ()))):
+    for arg in chrome_args(settings, (*BASE_CHROME_ARGS, *settings.chrome_args)):
         options.add_argument(arg)
     options.add_experimental_option("prefs", CONTAINMENT_PREFS)
     options.page_load_strategy = "normal"
@@ -135,7 +136,7 @@ class RecordingService(Service):
             self.on_spawn(self.process.pid)
 
 
-def build_browser(config: dict, on_spawn=None) -> BrowserHandle:
+def build_browser(settings: Settings, on_spawn=None) -> BrowserHandle:
     """Start a browser for crawls.
 
     With ``WEBDRIVER_URL`` set, a session on that Selenium Grid (its DevTools
@@ -144,27 +145,27 @@ def build_browser(config: dict, on_spawn=None) -> BrowserHandle:
     remove every Chrome process even after a crash.
 
     Args:
-        config: settings.
+        settings: the browser settings (``chrome_*``, ``webdriver_url``, egress).
         on_spawn: ``fn(pid)``, called with ChromeDriver's pid (= its process
             group id) as soon as the process exists (local browsers only).
     Raises:
         BrowserUnavailable: no Chrome/ChromeDriver, or the session failed
             (a ChromeDriver already started is killed with its group).
     """
-    options = chrome_options(config)
+    options = chrome_options(settings)
     try:
-        if config.get("WEBDRIVER_URL"):
-            driver = webdriver.Remote(command_executor=config["WEBDRIVER_URL"], options=options)
+        if settings.webdriver_url:
+            driver = webdriver.Remote(command_executor=settings.webdriver_url, options=options)
             cdp_url = driver.capabilities.get("se:cdp")
             if not cdp_url:
                 driver.quit()
                 raise BrowserUnavailable("the Selenium Grid did not offer a CDP endpoint (se:cdp)")
             return BrowserHandle(driver=driver, cdp_url=cdp_url)
-        binary = find_chrome(config)
+        binary = find_chrome(settings)
         if binary is None:
             raise BrowserUnavailable("Chrome not found: install chromium or set TAGCRAWL_CHROME_BINARY")
         options.binary_location = binary
-        service = RecordingService(find_chromedriver(config), on_spawn)
+        service = RecordingService(find_chromedriver(settings), on_spawn)
         try:
             driver = webdriver.Chrome(options=options, service=service)
         except BaseException:

@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from .driver_factory import BrowserHandle, BrowserUnavailable, build_browser, kill_browser
+from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +34,13 @@ class BrowserPool:
     """Thread-safe pool of ``BrowserHandle``.
 
     Args:
-        config: app settings (``CHROME_*``, ``WEBDRIVER_URL``, ...).
+        settings: the browser settings (``chrome_*``, ``webdriver_url``, ...).
         size: maximum browsers alive at once.
         max_crawls: crawls before a browser is replaced.
     """
 
-    def __init__(self, config: dict, size: int, max_crawls: int = 50):
-        self.config = config
+    def __init__(self, settings: Settings, size: int, max_crawls: int = 50):
+        self.settings = settings
         self.size = max(1, size)
         self.max_crawls = max_crawls
         self._idle: list[BrowserHandle] = []
@@ -90,7 +91,7 @@ class BrowserPool:
                     self._record_pids()
 
             try:
-                handle = build_browser(self.config, on_spawn=on_spawn)
+                handle = build_browser(self.settings, on_spawn=on_spawn)
             finally:
                 with self._lock:
                     self._launching.difference_update(spawned)
@@ -175,15 +176,15 @@ _pools: dict[tuple, BrowserPool] = {}
 _pools_lock = threading.Lock()
 
 
-def get_pool(config: dict) -> BrowserPool:
+def get_pool(settings: Settings) -> BrowserPool:
     """The pool of this process for this browser configuration, created on
     first use (after a fork, the child gets its own)."""
-    key = (os.getpid(), config.get("WEBDRIVER_URL"), tuple(config.get("CHROME_ARGS") or ()))
+    key = (os.getpid(), settings.webdriver_url, settings.chrome_args)
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None or pool.closed:
-            size = config.get("POOL_SIZE") or config.get("GUNICORN_THREADS") or 1
-            pool = _pools[key] = BrowserPool(config, size, config.get("DRIVER_MAX_CRAWLS", 50))
+            size = settings.pool_size or settings.gunicorn_threads or 1
+            pool = _pools[key] = BrowserPool(settings, size, settings.driver_max_crawls)
         return pool
 
 

@@ -18,6 +18,7 @@ import threading
 from flask import Flask
 
 from ..extensions import db
+from ..settings import settings_of
 from ..webhooks.delivery import attempt, claim_due, next_due_in_s
 from .jobs import claim_next, run_claimed
 
@@ -32,13 +33,13 @@ class BackgroundWorker:
 
     def __init__(self, app: Flask):
         self.app = app
-        self.config = app.config
+        self.settings = settings_of(app)
         self.cond = threading.Condition()
         self.stopping = False
         self.threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        for n in range(max(1, int(self.config.get("BACKGROUND_CRAWLERS", 1)))):
+        for n in range(max(1, self.settings.background_crawlers)):
             self._spawn(self._crawl_loop, f"crawl-runner-{n}")
         self._spawn(self._delivery_loop, "webhook-delivery")
 
@@ -63,30 +64,30 @@ class BackgroundWorker:
                 self.cond.wait(timeout=timeout_s)
 
     def _crawl_loop(self) -> None:
-        lease_s = float(self.config.get("CRAWL_TIMEOUT_S", 25)) + 30
+        lease_s = self.settings.crawl_timeout_s + 30
         while not self.stopping:
             crawl_id = None
             try:
                 with self.app.app_context():
                     crawl_id = claim_next(lease_s)
                     if crawl_id is not None:
-                        run_claimed(crawl_id, self.config)
+                        run_claimed(crawl_id, self.settings)
                         self.wake()  # a webhook is due now
             except Exception:
                 log.exception("background crawl %s failed", crawl_id)
                 with self.app.app_context():
                     db.session.rollback()
             if crawl_id is None:
-                self._idle(float(self.config.get("JOB_POLL_S", 5)))
+                self._idle(self.settings.job_poll_s)
 
     def _delivery_loop(self) -> None:
-        poll = float(self.config.get("JOB_POLL_S", 5))
+        poll = self.settings.job_poll_s
         while not self.stopping:
             wait = poll
             try:
                 with self.app.app_context():
                     for delivery in claim_due():
-                        attempt(delivery, self.config)
+                        attempt(delivery, self.settings)
                     db.session.commit()
                     due = next_due_in_s()
                     wait = poll if due is None else min(poll, due)

@@ -19,6 +19,7 @@ from ..netguard import url_refusal
 from ..ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
 from ..schemas import (CrawlRequestSchema, CrawlResponseSchema, CrawlSummarySchema, HealthCheckResponseSchema,
                        VendorSchema)
+from ..settings import current_settings
 from ..schemas.queries import CrawlListArgsSchema, parse_rfc3339
 from ..vendors import catalog_listing
 from .background import ensure_started
@@ -57,7 +58,7 @@ def health():
 def crawl(data: dict):
     """Crawl a page (spec 4.2).  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
-    refusal = url_refusal(data["url"], current_app.config.get("ALLOW_PRIVATE_TARGETS", False))
+    refusal = url_refusal(data["url"], current_settings().allow_private_targets)
     if refusal:
         return jsonify({"detail": [{"loc": ["body", "url"], "msg": f"Refused target: {refusal}.",
                                     "type": "url_refused"}]}), 422
@@ -72,13 +73,13 @@ def crawl(data: dict):
         ensure_started(current_app._get_current_object()).wake()
         return jsonify({"sessionId": request_json["session_id"], "url": request_json["url"],
                         "success": True, "message": "queued"})
-    outcome = run_crawl(current_app.config, request_json)
+    outcome = run_crawl(current_settings(), request_json)
     response = outcome.response
     if response.get("screenShotUrls"):
         root = request.host_url.rstrip("/")
         response["screenShotUrls"] = {k: (root + v if v.startswith("/") else v)
                                       for k, v in response["screenShotUrls"].items()}
-    store_crawl(request_json, response, g.api_key.id, outcome.requests, current_app.config)
+    store_crawl(request_json, response, g.api_key.id, outcome.requests, current_settings())
     reply = jsonify(response)
     reply.headers["Server-Timing"] = outcome.timings.server_timing()  # per-phase ms (docs/stealth.md)
     return reply
@@ -164,4 +165,4 @@ def screenshot(name: str):
     """A screenshot PNG by its unguessable name."""
     if not NAME_RE.match(name):
         raise ApiError(404, "No such screenshot.")
-    return send_from_directory(screenshot_dir(current_app.config), name, mimetype="image/png")
+    return send_from_directory(screenshot_dir(current_settings()), name, mimetype="image/png")

@@ -13,6 +13,7 @@ from sqlalchemy import or_
 
 from ..extensions import db
 from ..models import ApiKey, Crawl, utcnow
+from ..settings import Settings
 from ..webhooks.delivery import create_delivery
 from .records import record_har, record_result
 from .service import run_crawl
@@ -49,7 +50,7 @@ def claim_next(lease_s: float) -> int | None:
     return crawl.id
 
 
-def run_claimed(crawl_id: int, config: dict) -> Crawl:
+def run_claimed(crawl_id: int, settings: Settings) -> Crawl:
     """Run a claimed crawl, store its CrawlResponse and queue its webhook.
 
     The response and the delivery are committed together, so a finished
@@ -58,10 +59,10 @@ def run_claimed(crawl_id: int, config: dict) -> Crawl:
     crawl = db.session.get(Crawl, crawl_id)
     request_json = dict(crawl.request, session_id=crawl.session_id)
     db.session.rollback()  # no transaction held open during the crawl
-    outcome = run_crawl(config, request_json)
+    outcome = run_crawl(settings, request_json)
     crawl = db.session.get(Crawl, crawl_id)
     record_result(crawl, outcome.response)
-    record_har(crawl, outcome.requests, config)
+    record_har(crawl, outcome.requests, settings)
     crawl.lease_expires_at = None
     key = db.session.get(ApiKey, crawl.api_key_id)
     if crawl.webhook and key is not None and key.webhook_url:

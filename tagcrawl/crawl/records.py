@@ -6,6 +6,7 @@ import json
 from ..extensions import db
 from ..har import build_har
 from ..models import ApiKey, Crawl, CrawlHar, utcnow
+from ..settings import Settings
 
 
 def record_result(crawl: Crawl, response: dict) -> Crawl:
@@ -18,7 +19,7 @@ def record_result(crawl: Crawl, response: dict) -> Crawl:
     return crawl
 
 
-def record_har(crawl: Crawl, requests: list, config: dict) -> CrawlHar | None:
+def record_har(crawl: Crawl, requests: list, settings: Settings) -> CrawlHar | None:
     """Attach the crawl's captured ``requests`` as a HAR (``tagcrawl.har``),
     not committed.  Caps: ``HAR_MAX_BYTES`` / ``HAR_BODY_MAX_BYTES``; secrets
     kept only when the owner key has ``har_secrets`` (``flask pixels
@@ -27,8 +28,8 @@ def record_har(crawl: Crawl, requests: list, config: dict) -> CrawlHar | None:
         return None
     key = db.session.get(ApiKey, crawl.api_key_id) if crawl.api_key_id is not None else None
     keep = bool(key is not None and key.har_secrets)
-    har = build_har(requests, crawl.url, body_cap=int(config.get("HAR_BODY_MAX_BYTES", 64 * 1024)),
-                    total_cap=int(config.get("HAR_MAX_BYTES", 4 * 1024 * 1024)), keep_secrets=keep)
+    har = build_har(requests, crawl.url, body_cap=settings.har_body_max_bytes,
+                    total_cap=settings.har_max_bytes, keep_secrets=keep)
     row = db.session.get(CrawlHar, crawl.id) or CrawlHar(crawl_id=crawl.id)
     row.har = json.dumps(har, ensure_ascii=False, default=str)
     row.entries, row.omitted = len(har["log"]["entries"]), int(har["log"].get("_omittedEntries", 0))
@@ -38,7 +39,7 @@ def record_har(crawl: Crawl, requests: list, config: dict) -> CrawlHar | None:
 
 
 def store_crawl(request_body: dict, response: dict, api_key_id: int | None, requests: list | None = None,
-                config: dict | None = None) -> Crawl:
+                settings: Settings | None = None) -> Crawl:
     """Store a finished crawl (status ``done`` or ``failed``), with its HAR
     when ``requests`` are given, and commit.
 
@@ -47,13 +48,13 @@ def store_crawl(request_body: dict, response: dict, api_key_id: int | None, requ
         response: the CrawlResponse dict.
         api_key_id: owner key id, or None (CLI).
         requests: the captured requests (``CrawlOutcome.requests``).
-        config: app settings (HAR caps).
+        settings: the HAR caps (``har_max_bytes``, ``har_body_max_bytes``); default ``Settings()``.
     """
     row = record_result(Crawl(session_id=response["sessionId"], api_key_id=api_key_id, url=response["url"][:2048],
                               request=request_body, attempts=1), response)
     db.session.add(row)
     if requests:
         db.session.flush()
-        record_har(row, requests, config or {})
+        record_har(row, requests, settings or Settings())
     db.session.commit()
     return row

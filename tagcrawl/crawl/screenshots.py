@@ -6,21 +6,22 @@ import os
 import re
 import secrets
 from pathlib import Path
+from ..settings import Settings
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]{32,64}\.png$")
 
 
-def screenshot_dir(config: dict) -> Path:
+def screenshot_dir(settings: Settings) -> Path:
     """The directory screenshots are written to (created on demand)."""
-    path = Path(config.get("SCREENSHOT_DIR") or os.path.join(config.get("INSTANCE_PATH", "."), "screenshots"))
+    path = Path(settings.screenshot_dir or os.path.join(settings.instance_path, "screenshots"))
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
-def save_screenshot(config: dict, png: bytes) -> str:
+def save_screenshot(settings: Settings, png: bytes) -> str:
     """Write ``png`` (bytes) under a random 256-bit name; return its URL
     (absolute with ``SCREENSHOT_URL``, else the path ``/screenshots/<name>``)."""
     name = secrets.token_urlsafe(32) + ".png"
-    (screenshot_dir(config) / name).write_bytes(png)
-    base = config.get("SCREENSHOT_URL")
+    (screenshot_dir(settings) / name).write_bytes(png)
+    base = settings.screenshot_url
     return (base.rstrip("/") + "/" + name) if base else "/screenshots/" + name

@@ -30,6 +30,7 @@ from ..browser.session import CrawlSession
 from ..browser.stealth import browser_identity
 from ..netguard import url_refusal
 from ..vendors import match_requests, pixels_from_hits
+from ..settings import Settings
 from .rules import evaluate_rules
 from .screenshots import save_screenshot
 from .timing import PhaseTimings
@@ -63,17 +64,17 @@ def _base_response(request: dict, session_id: str) -> dict:
             "cookies": None, "consent": None}
 
 
-def run_crawl(config: dict, request: dict) -> CrawlOutcome:
+def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
     """Crawl ``request["url"]`` and build the CrawlResponse.
 
     Args:
-        config: app settings.
+        settings: the service settings.
         request: a validated CrawlRequest (``CrawlRequestSchema().load``).
     Returns:
         CrawlOutcome; ``response["timeTaken"]`` is wall-clock milliseconds.
     """
     started = time.monotonic()
-    deadline = started + float(config.get("CRAWL_TIMEOUT_S", 25))
+    deadline = started + settings.crawl_timeout_s
     session_id = str(request.get("session_id") or uuid.uuid4())
     options = request.get("options") or {}
     response = _base_response(request, session_id)
@@ -83,7 +84,7 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     requests: list = []
     timings = PhaseTimings(created=started)
     try:
-        hits, cookies, datalayer, requests = _crawl(config, request, options, response, deadline, timings)
+        hits, cookies, datalayer, requests = _crawl(settings, request, options, response, deadline, timings)
         response["success"] = response["error"] is None
     except CrawlFailed as exc:
         response["error"] = {"error": True, "message": str(exc)}
@@ -97,32 +98,32 @@ def run_crawl(config: dict, request: dict) -> CrawlOutcome:
     return CrawlOutcome(response=response, hits=hits, requests=requests, timings=timings)
 
 
-def _crawl(config: dict, request: dict, options: dict, response: dict, deadline: float, timings: PhaseTimings):
-    refusal = url_refusal(request["url"], config.get("ALLOW_PRIVATE_TARGETS", False))
+def _crawl(settings: Settings, request: dict, options: dict, response: dict, deadline: float, timings: PhaseTimings):
+    refusal = url_refusal(request["url"], settings.allow_private_targets)
     if refusal:
         raise CrawlFailed(f"refused to crawl: {refusal}")
-    pool = get_pool(config)
+    pool = get_pool(settings)
     try:
         checkout = time.monotonic()
         with pool.browser(timeout_s=max(0.1, deadline - time.monotonic())) as handle:
             timings.add("checkout", checkout)  # pool wait + health check
-            return _crawl_in(handle, config, request, options, response, deadline, timings)
+            return _crawl_in(handle, settings, request, options, response, deadline, timings)
     except PoolExhausted as exc:
         raise CrawlFailed(f"all browsers are busy: {exc}") from exc
     except BrowserUnavailable as exc:
         raise CrawlFailed(f"browser unavailable: {exc}") from exc
 
 
-def _crawl_in(handle, config, request, options, response, deadline, timings):
-    allow_private = config.get("ALLOW_PRIVATE_TARGETS", False)
+def _crawl_in(handle, settings, request, options, response, deadline, timings):
+    allow_private = settings.allow_private_targets
     guard = None if allow_private else (lambda url: url_refusal(url, False))
     if "identity" not in handle.extra:
         handle.extra["identity"] = browser_identity(handle.driver)
     identity = handle.extra["identity"]
     capture = NetworkCapture(page_setup=page_setup_commands(identity and identity.user_agent, options.get("country"),
                                                             identity and identity.metadata()),
-                             request_guard=guard, timer_horizon_ms=config.get("TIMER_HORIZON_MS", 4000))
-    capture.page_max_bytes = config.get("PAGE_MAX_BYTES")
+                             request_guard=guard, timer_horizon_ms=settings.timer_horizon_ms)
+    capture.page_max_bytes = settings.page_max_bytes
     expired = threading.Event()
 
     def on_deadline():
@@ -132,7 +133,7 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
         kill_browser(handle, graceful=False)
 
     try:  # the crawl's route through the egress proxy (tagcrawl/egress)
-        proxy = context_proxy(config, proxy_for(config.get("PROXY_URL"), options.get("proxy", True) is not False,
+        proxy = context_proxy(settings, proxy_for(settings.proxy_url, options.get("proxy", True) is not False,
                                                 options.get("country")))
     except (ValueError, OSError) as exc:
         raise CrawlFailed(f"egress proxy unavailable: {exc}") from exc
@@ -142,11 +143,11 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
     try:
         with timings.phase("browser"):
             session = CrawlSession(handle, capture, proxy_server=proxy, spare={
-                "capture": {"timer_horizon_ms": config.get("TIMER_HORIZON_MS", 4000)},
+                "capture": {"timer_horizon_ms": settings.timer_horizon_ms},
                 "proxy_server": proxy if options.get("proxy", True) is not False and not options.get("country")
-                else _usual_proxy(config)}).__enter__()
+                else _usual_proxy(settings)}).__enter__()
         try:
-            result = _steps(session, config, request, options, response, deadline, timings)
+            result = _steps(session, settings, request, options, response, deadline, timings)
         finally:
             with timings.phase("browser"):
                 session.close()
@@ -157,7 +158,7 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
         raise
     except Exception as exc:  # WebDriver, CDP, urllib3 (ChromeDriver gone), OS errors
         if expired.is_set():
-            raise CrawlFailed(f"crawl deadline of {config.get('CRAWL_TIMEOUT_S', 25):g} s exceeded") from exc
+            raise CrawlFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded") from exc
         handle.broken = True
         # WebDriver trips over dialogs that the capture dismisses ("unexpected alert open",
         # "no dialog is showing"): with dialogs around, they are the cause.
@@ -170,22 +171,22 @@ def _crawl_in(handle, config, request, options, response, deadline, timings):
         watchdog.cancel()
         if expired.is_set() and response.get("error") is None:
             response["error"] = {"error": True,
-                                 "message": f"crawl deadline of {config.get('CRAWL_TIMEOUT_S', 25):g} s exceeded"}
+                                 "message": f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded"}
 
 
-def _usual_proxy(config: dict) -> str | None:
+def _usual_proxy(settings: Settings) -> str | None:
     """The per-context proxy of a crawl without ``options.country`` (the spare context's)."""
     try:
-        return context_proxy(config, proxy_for(config.get("PROXY_URL"), True, None))
+        return context_proxy(settings, proxy_for(settings.proxy_url, True, None))
     except (ValueError, OSError):
         return None
 
 
-def _navigate(session, url: str, config: dict, deadline: float) -> str | None:
+def _navigate(session, url: str, settings: Settings, deadline: float) -> str | None:
     """Load ``url``; returns an error message or None.  A page that is still
     loading at the page-load timeout is stopped and crawled as it is."""
     driver, capture = session.driver, session.capture
-    driver.set_page_load_timeout(max(1.0, min(config.get("PAGE_LOAD_TIMEOUT_S", 15), deadline - time.monotonic() - 1)))
+    driver.set_page_load_timeout(max(1.0, min(settings.page_load_timeout_s, deadline - time.monotonic() - 1)))
     try:
         driver.get(url)
     except TimeoutException:
@@ -194,7 +195,7 @@ def _navigate(session, url: str, config: dict, deadline: float) -> str | None:
         except WebDriverException:
             pass
         if capture.main_status is None:
-            return f"page load timed out after {config.get('PAGE_LOAD_TIMEOUT_S', 15):g} s with no response"
+            return f"page load timed out after {settings.page_load_timeout_s:g} s with no response"
     except WebDriverException as exc:
         text = exc.msg or str(exc)
         if capture.page_too_large:
@@ -218,10 +219,10 @@ def _blocked_redirect_message(capture) -> str | None:
     return None
 
 
-def _steps(session, config, request, options, response, deadline, timings):
-    capture, quiet, cap = session.capture, config.get("QUIET_MS", 500), config.get("QUIET_CAP_MS", 8000)
+def _steps(session, settings, request, options, response, deadline, timings):
+    capture, quiet, cap = session.capture, settings.quiet_ms, settings.quiet_cap_ms
     with timings.phase("navigate"):
-        error = _navigate(session, request["url"], config, deadline)
+        error = _navigate(session, request["url"], settings, deadline)
     if error:
         raise CrawlFailed(error)
     with timings.phase("quiet"):
@@ -230,7 +231,7 @@ def _steps(session, config, request, options, response, deadline, timings):
         response["cookiesBefore"] = len(session.cookies())
     shots = bool(options.get("screenShots"))
     with timings.phase("screenshot"):
-        before = save_screenshot(config, session.driver.get_screenshot_as_png()) if shots else None
+        before = save_screenshot(settings, session.driver.get_screenshot_as_png()) if shots else None
     with timings.phase("probe"):
         try:
             probe = session.driver.execute_script(blocking.PROBE_JS)
@@ -243,7 +244,7 @@ def _steps(session, config, request, options, response, deadline, timings):
     consent, frames = ConsentResult(action=consent_action(options)), []
     if not kind:
         with timings.phase("consent"):
-            consent = handle_consent(session, config, click=consent.action != "none", deadline=deadline,
+            consent = handle_consent(session, settings, click=consent.action != "none", deadline=deadline,
                                      action=consent.action)
         response["button"].update(button_text=consent.button_text, consent_banner=consent.banner)
         if consent.clicked and not consent.verified:
@@ -255,11 +256,10 @@ def _steps(session, config, request, options, response, deadline, timings):
             frames = collect_signals(session.driver)
     if shots:
         with timings.phase("screenshot"):
-            after = save_screenshot(config, session.driver.get_screenshot_as_png())
+            after = save_screenshot(settings, session.driver.get_screenshot_as_png())
         response["screenShotUrls"] = {"screenShotBefore": before, "screenShotAfter": after}
     with timings.phase("flush"):
-        flush_page(capture, config.get("FLUSH_QUIET_MS", 300), config.get("FLUSH_CAP_MS", 2000), deadline,
-                   config.get("FLUSH_START_MS", 50))
+        flush_page(capture, settings.flush_quiet_ms, settings.flush_cap_ms, deadline, settings.flush_start_ms)
     with timings.phase("collect"):
         cookies = session.cookies()
         response["cookiesAfter"] = len(cookies)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .policy import EgressPolicy
 from .rules import split_rules
 from .server import get_egress
+from ..settings import Settings
 
 #: Switches of every crawl browser, whatever the proxy does.  Each was tried
 #: against Chromium 156 by tests/test_containment.py (docs/security.md).
@@ -36,30 +37,28 @@ CONTAINMENT_PREFS = {"webrtc": {"ip_handling_policy": "disable_non_proxied_udp",
                      "net": {"network_prediction_options": 2}}
 
 
-def egress_mode(config: dict) -> str:
+def egress_mode(settings: Settings) -> str:
     """"owned" (tagcrawl starts its proxy), "shared" (``TAGCRAWL_EGRESS_PROXY_URL``)
     or "off" (``TAGCRAWL_EGRESS_PROXY_URL=off``: no proxy; unsafe, for benches)."""
-    url = (config.get("EGRESS_PROXY_URL") or "").strip()
+    url = (settings.egress_proxy_url or "").strip()
     return "owned" if not url else "off" if url.lower() == "off" else "shared"
 
 
-def policy_for(config: dict) -> EgressPolicy:
-    """The policy of ``config``: its Chrome host-resolver rules and ALLOW_PRIVATE_TARGETS."""
-    return EgressPolicy(split_rules(config.get("CHROME_ARGS", ())).rules,
-                        bool(config.get("ALLOW_PRIVATE_TARGETS", False)))
+def policy_for(settings: Settings) -> EgressPolicy:
+    """The policy of ``settings``: its Chrome host-resolver rules and ``allow_private_targets``."""
+    return EgressPolicy(split_rules(settings.chrome_args).rules, settings.allow_private_targets)
 
 
-def owned_egress(config: dict):
-    """This process's EgressServer for ``config`` (started on first use)."""
-    return get_egress(policy_for(config), config.get("EGRESS_LISTEN") or "127.0.0.1",
-                      config.get("EGRESS_HOST") or None)
+def owned_egress(settings: Settings):
+    """This process's EgressServer for ``settings`` (started on first use)."""
+    return get_egress(policy_for(settings), settings.egress_listen, settings.egress_host)
 
 
-def chrome_args(config: dict, args) -> list[str]:
+def chrome_args(settings: Settings, args) -> list[str]:
     """The final switch list for a crawl browser.
 
     Args:
-        config: settings (``EGRESS_PROXY_URL``, ``CHROME_ARGS``, ...).
+        settings: ``egress_proxy_url``, ``chrome_args``, ...
         args: base switches followed by ``TAGCRAWL_CHROME_ARGS``.
     Returns:
         ``args`` with the containment switches added; unless the egress proxy is off, ``--proxy-server``
@@ -67,16 +66,16 @@ def chrome_args(config: dict, args) -> list[str]:
         applies the rules; left in Chrome, ``MAP *`` would also remap the
         proxy's own address).
     """
-    mode = egress_mode(config)
+    mode = egress_mode(settings)
     args = list(args)
     if mode == "owned":
-        args = split_rules(args).others + [f"--proxy-server={owned_egress(config).proxy_url(None)}"]
+        args = split_rules(args).others + [f"--proxy-server={owned_egress(settings).proxy_url(None)}"]
     elif mode == "shared":
-        args = split_rules(args).others + [f"--proxy-server={config['EGRESS_PROXY_URL']}"]
+        args = split_rules(args).others + [f"--proxy-server={settings.egress_proxy_url}"]
     return [a for a in args if not a.startswith("--proxy-bypass-list=")] + list(CONTAINMENT_SWITCHES)
 
 
-def context_proxy(config: dict, upstream: str | None) -> str | None:
+def context_proxy(settings: Settings, upstream: str | None) -> str | None:
     """``proxyServer`` for one crawl's browser context.
 
     Args:
@@ -86,9 +85,9 @@ def context_proxy(config: dict, upstream: str | None) -> str | None:
         its own chaining, so ``upstream`` is not used); ``upstream`` itself
         when the egress proxy is off.
     """
-    mode = egress_mode(config)
+    mode = egress_mode(settings)
     if mode == "owned":
-        return owned_egress(config).proxy_url(upstream)
+        return owned_egress(settings).proxy_url(upstream)
     if mode == "shared":
-        return config["EGRESS_PROXY_URL"]
+        return settings.egress_proxy_url
     return upstream

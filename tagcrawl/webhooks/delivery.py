@@ -18,6 +18,7 @@ import requests
 from ..extensions import db
 from ..models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
 from ..netguard import url_refusal
+from ..settings import Settings
 from .signing import sign
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ def _retryable(status: int | None) -> bool:
     return status is None or status >= 500 or status in RETRY_STATUSES
 
 
-def attempt(delivery: WebhookDelivery, config: dict) -> WebhookAttempt:
+def attempt(delivery: WebhookDelivery, settings: Settings) -> WebhookAttempt:
     """POST the delivery once, record the attempt and schedule the next one.
 
     The caller commits.  Returns the WebhookAttempt.
@@ -52,13 +53,13 @@ def attempt(delivery: WebhookDelivery, config: dict) -> WebhookAttempt:
     body = delivery.payload.encode()
     started = time.perf_counter()
     status, error = None, None
-    refusal = url_refusal(delivery.url, config.get("ALLOW_PRIVATE_TARGETS", False))
+    refusal = url_refusal(delivery.url, settings.allow_private_targets)
     if refusal:
         error = f"refused target: {refusal}"
     else:
         try:
             response = requests.post(
-                delivery.url, data=body, timeout=config.get("WEBHOOK_TIMEOUT_S", 10), allow_redirects=False,
+                delivery.url, data=body, timeout=settings.webhook_timeout_s, allow_redirects=False,
                 headers={"Content-Type": "application/json", "User-Agent": "tagcrawl-webhooks/0.1",
                          **sign(key.webhook_secret, body, delivery.id)})
             status = response.status_code
@@ -69,11 +70,11 @@ def attempt(delivery: WebhookDelivery, config: dict) -> WebhookAttempt:
     delivery.attempts += 1
     if status is not None and 200 <= status < 300:
         delivery.status, delivery.next_attempt_at = "delivered", None
-    elif refusal or not _retryable(status) or delivery.attempts >= config.get("WEBHOOK_ATTEMPTS", 6):
+    elif refusal or not _retryable(status) or delivery.attempts >= settings.webhook_attempts:
         delivery.status, delivery.next_attempt_at = "failed", None
     else:
         step = BACKOFF_STEPS[min(delivery.attempts - 1, len(BACKOFF_STEPS) - 1)]
-        delivery.next_attempt_at = utcnow() + timedelta(seconds=step * config.get("WEBHOOK_RETRY_BASE_S", 30))
+        delivery.next_attempt_at = utcnow() + timedelta(seconds=step * settings.webhook_retry_base_s)
     log.info("webhook delivery %s attempt %d: %s", delivery.id, delivery.attempts, status or error)
     return record
 
@@ -100,7 +101,7 @@ def next_due_in_s() -> float | None:
     return max(0.0, (due - utcnow()).total_seconds())
 
 
-def redeliver(delivery_id: str, config: dict) -> WebhookAttempt:
+def redeliver(delivery_id: str, settings: Settings) -> WebhookAttempt:
     """Send a delivery again now, whatever its status (``webhooks redeliver``).
 
     Raises ``LookupError`` for an unknown id.  Commits.
@@ -109,7 +110,7 @@ def redeliver(delivery_id: str, config: dict) -> WebhookAttempt:
     if delivery is None:
         raise LookupError(f"no delivery {delivery_id}")
     delivery.status = "pending"
-    delivery.attempts = min(delivery.attempts, config.get("WEBHOOK_ATTEMPTS", 6) - 1)
-    record = attempt(delivery, config)
+    delivery.attempts = min(delivery.attempts, settings.webhook_attempts - 1)
+    record = attempt(delivery, settings)
     db.session.commit()
     return record
