@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_STAMP := $(VENV)/.apt-updated
 
-.PHONY: demo test install install-dev system-browser system-postgres system-grid system-node npm-fixtures system-bench bench clean
+.PHONY: demo test test-unit test-quick install install-dev system-browser system-postgres system-grid system-node npm-fixtures system-bench bench clean
 
 $(APT_STAMP):
 	mkdir -p $(VENV)
@@ -26,7 +26,7 @@ system-postgres:
 	@if ! command -v redis-server >/dev/null; then \
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq redis-server; fi
 
-# Selenium Grid for tests/test_remote_grid.py: the Selenium 4 server jar from
+# Selenium Grid for tests/browser/test_remote_grid.py: the Selenium 4 server jar from
 # npm (the package ships the jar; --ignore-scripts skips its install script,
 # which would download it again from GitHub), and Java to run it.
 GRID_VERSION := 4.20.0
@@ -44,10 +44,10 @@ system-node:
 	  $(MAKE) $(APT_STAMP) && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm; fi
 
 # The vendors' and CMP authors' own published code for the fixture pages,
-# pinned in tests/web/npm/package.json and package-lock.json, served by the
-# fixture web as a public npm CDN would (tests/web/npm_cdn.py).  Install
+# pinned in tests/support/web/npm/package.json and package-lock.json, served by the
+# fixture web as a public npm CDN would (tests/support/web/npm_cdn.py).  Install
 # scripts are skipped: only the published files are needed.
-NPM_DIR := tests/web/npm
+NPM_DIR := tests/support/web/npm
 $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 	@$(MAKE) system-node
 	cd $(NPM_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
@@ -72,11 +72,20 @@ install-dev: install system-postgres system-grid npm-fixtures $(VENV)/.installed
 # shop (served offline by the fixture web) through the HTTP API, prints the
 # report and stops the service.
 demo: install
-	$(PY) -m tests.web.demo
+	$(PY) -m tests.support.web.demo
 
+# Every test group (tests/unit, tests/db, tests/browser), as CI runs it.
 test: install-dev
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The quick inner loop: tests/unit needs neither Chrome nor PostgreSQL.
+test-unit: $(VENV)/.installed-dev npm-fixtures
+	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+
+# Every group without the tests marked slow (see docs/testing.md).
+test-quick: install-dev
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # wrk drives the stream throughput bench.
 system-bench:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import psutil
 
-from tests.gunicorn_server import Gunicorn
-from tests.web.server import FixtureWeb
+from tests.support.gunicorn_server import Gunicorn
+from tests.support.web.server import FixtureWeb
 
 PAGE = "https://bench.example/"
 

@@ -18,8 +18,8 @@ import tempfile
 from tagcrawl import create_app
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
-from tests.web.server import FixtureWeb
-from tests.config import settings
+from tests.support.web.server import FixtureWeb
+from tests.support.config import settings
 
 
 def _config(web: FixtureWeb, egress: str | None, marker: str) -> dict:

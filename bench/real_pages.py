@@ -1,7 +1,7 @@
 """Real-page benchmark: how long tagcrawl takes once a page's tags are done,
 and a warm tagcrawl crawl next to a bare Selenium crawl of the same page.
 
-1. For each fixture page built from vendors' own npm code (tests/web/sites/
+1. For each fixture page built from vendors' own npm code (tests/support/web/sites/
    sdk-*, npm-*, flush-posthog): the crawl's ``timeTaken`` and the time the
    page sent its last tag request (a request to a vendor's host, from the
    fixture web's log), both from the start of the crawl.  Requests the crawl's
@@ -24,8 +24,8 @@ import statistics
 import time
 from pathlib import Path
 
-from tests.web.server import FixtureWeb
-from tests.config import settings
+from tests.support.web.server import FixtureWeb
+from tests.support.config import settings
 
 PAGES = ["sdk-posthog", "sdk-mixpanel", "sdk-amplitude", "sdk-segment", "sdk-snowplow", "sdk-rudderstack",
          "sdk-plausible", "sdk-mparticle", "npm-vanilla", "npm-klaro", "npm-tarteaucitron", "npm-osano",

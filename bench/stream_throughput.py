@@ -1,6 +1,6 @@
 """Stream ingestion throughput: ``POST /stream/api/v1`` against a trivial endpoint.
 
-One run: start a throw-away PostgreSQL (``tests/pgserver.py``), migrate it,
+One run: start a throw-away PostgreSQL (``tests/support/pgserver.py``), migrate it,
 issue a token, start gunicorn with ``tagcrawl/gunicorn_conf.py`` (gthread,
 same worker settings) serving ``bench/stream_bench_app.py``, then drive it
 with wrk (Debian package ``wrk``):
@@ -48,7 +48,7 @@ import psutil
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tests.pgserver import PgServer  # noqa: E402
+from tests.support.pgserver import PgServer  # noqa: E402
 
 ORIGIN = "https://shop.example.com"
 UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"

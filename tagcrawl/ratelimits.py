@@ -86,7 +86,7 @@ def rate_limited(limit_value, *, key_func=None, exempt_when=None):
     may be a callable returning the limit string); ``init_app`` applies
     ``limiter.limit(...)`` to the view in each app, whose limiter (and storage)
     is its own.  Such a view also declares its 429 answer,
-    ``@bp.alt_response(429, response="RateLimited")`` (``tests/test_openapi.py``
+    ``@bp.alt_response(429, response="RateLimited")`` (``tests/unit/test_openapi.py``
     checks that the two agree).
     """
 

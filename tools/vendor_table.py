@@ -73,18 +73,20 @@ Captured traffic can be exported and classified offline as HAR 1.2: see `docs/ha
 """
 
 _BROWSER_TESTS = (
-    "Besides the recorded request shapes (`tests/vendor_cases.py`), `tests/test_vendor_pages.py` crawls "
-    "fixture pages in real Chrome (offline fixture web, `tests/web/`): one page per major vendor installing "
-    "the vendor's own published snippet, with an emulated library (`tests/web/vendor_libs/`) that sends hits "
-    "in the real library's shape (Meta, GA4, Universal Analytics, GTM, Google Ads, Floodlight, TikTok, "
-    "LinkedIn, X, Bing UET, Pinterest, Snapchat, Reddit, Hotjar, Clarity, Segment, Amplitude, Mixpanel, "
-    "HubSpot, Criteo, Taboola, Outbrain, Quora, Yandex Metrica, Klaviyo); hits of the major vendors over "
-    "image, fetch, XHR, sendBeacon, JSON POST, iframe and delayed (`setTimeout`) transports; look-alikes "
-    "that must not be reported; first-party collection (GA4 via server-side GTM, Adobe on a CNAME, "
-    "self-hosted Matomo); and ids found only in tag library URLs. The pages are listed in "
-    "`tests/vendor_pages.py`. `tests/test_encodings_browser.py` sends ids inside a gzip body made by the page's "
-    "own `CompressionStream` (with and without `Content-Encoding`) and inside lz-string payloads made by the "
-    "lz-string npm package, with their look-alikes; malformed ids on the look-alike page are reported, flagged."
+    "Besides the recorded request shapes (`tests/support/vendor_cases.py`), "
+    "`tests/browser/test_vendor_pages.py` crawls fixture pages in real Chrome (offline fixture web, "
+    "`tests/support/web/`): one page per major vendor installing the vendor's own published snippet, with "
+    "an emulated library (`tests/support/web/vendor_libs/`) that sends hits in the real library's shape "
+    "(Meta, GA4, Universal Analytics, GTM, Google Ads, Floodlight, TikTok, LinkedIn, X, Bing UET, "
+    "Pinterest, Snapchat, Reddit, Hotjar, Clarity, Segment, Amplitude, Mixpanel, HubSpot, Criteo, "
+    "Taboola, Outbrain, Quora, Yandex Metrica, Klaviyo); hits of the major vendors over image, fetch, "
+    "XHR, sendBeacon, JSON POST, iframe and delayed (`setTimeout`) transports; look-alikes that must not "
+    "be reported; first-party collection (GA4 via server-side GTM, Adobe on a CNAME, self-hosted Matomo); "
+    "and ids found only in tag library URLs. The pages are listed in `tests/support/vendor_pages.py`. "
+    "`tests/browser/test_encodings_browser.py` sends ids inside a gzip body made by the page's own "
+    "`CompressionStream` (with and without `Content-Encoding`) and inside lz-string payloads made by the "
+    "lz-string npm package, with their look-alikes; malformed ids on the look-alike page are reported, "
+    "flagged."
 )
 
 
@@ -134,7 +136,7 @@ def markdown_table() -> str:
         "`warnings`, never dropped (below). A library load without an id yields a hit with no account id; "
         "a CORS preflight (`OPTIONS`) is never a hit. Every body and parameter is decoded first "
         "(compression, base64, lz-string, multipart, ...: see \"Encodings decoded\"). "
-        "Every vendor has positive and negative request fixtures (`tests/vendor_cases.py`); "
+        "Every vendor has positive and negative request fixtures (`tests/support/vendor_cases.py`); "
         "`GET /api/v1/vendors` lists the catalog.",
         "",
         "| key | name | category | account id from | id encoding | example id |",

@@ -23,7 +23,7 @@ One entry per CMP:
   second layer's "Save"/"Confirm" button.  When none matches, the refusal is
   found by its label (``consent_rules.REJECT_WORDS``), like the accept button.
 
-Adding a CMP is one entry here plus one case in ``tests/cmp_cases.py``.
+Adding a CMP is one entry here plus one case in ``tests/support/cmp_cases.py``.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Only the core segment is decoded (CMP, purposes, vendors, restrictions);
 the other segments are counted by type.  No library is used: the one on PyPI
 (``iab-tcf`` 0.2.2) is unmaintained and needs a forked bitarray package.
 Checked against the IAB's published example string and against strings made
-by the IAB's own encoder (``@iabtcf/core``), see ``tests/test_tcf.py``.
+by the IAB's own encoder (``@iabtcf/core``), see ``tests/unit/test_tcf.py``.
 """
 from __future__ import annotations
 

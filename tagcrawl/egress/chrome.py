@@ -11,7 +11,7 @@ from .server import get_egress
 from ..settings import Settings
 
 #: Switches of every crawl browser, whatever the proxy does.  Each was tried
-#: against Chromium 156 by tests/test_containment.py (docs/security.md).
+#: against Chromium 156 by tests/browser/test_containment.py (docs/security.md).
 CONTAINMENT_SWITCHES = (
     # Loopback goes through the proxy too: Chrome bypasses proxies for
     # localhost/127.0.0.1/[::1] unless told "<-loopback>".

@@ -25,7 +25,7 @@ class _DirectValidation:
     marshmallow's per-field bookkeeping: the loaded value, or :data:`SLOW`
     when the field refuses the value (``StreamEventRequestSchema.load`` then
     says why).  Subclasses may check the common case faster, giving the same
-    result (tests/test_stream_body.py compares them with ``load``).
+    result (tests/unit/test_stream_body.py compares them with ``load``).
     """
 
     def quick(self, value):

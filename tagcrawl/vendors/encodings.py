@@ -13,7 +13,7 @@ bounded: request bodies are hostile, so no decoder writes more than
   taken from the ``lzstring`` PyPI package: that package has no output bound
   (an lz-string stream can expand quadratically), rebuilds its alphabet map
   per character, and returns astral characters as surrogate pairs.  The
-  algorithm is lz-string 1.5.0's ``_decompress``; ``tests/test_encodings.py``
+  algorithm is lz-string 1.5.0's ``_decompress``; ``tests/unit/test_encodings.py``
   checks it against output of the real npm package.
 * JSON wrapped in any of the above -- :func:`unwrap_json`.
 """

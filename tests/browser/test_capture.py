@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.config import settings
+from tests.support.config import settings
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from .gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 

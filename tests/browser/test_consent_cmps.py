@@ -1,4 +1,4 @@
-"""Known CMPs, end to end: each CMP's real DOM (tests/cmp_cases.py) is found,
+"""Known CMPs, end to end: each CMP's real DOM (tests/support/cmp_cases.py) is found,
 its accept button clicked and the click verified, and the pixel gated behind
 consent fires.  All crawls run once per module, two at a time."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from tagcrawl.browser.consent_rules import CMPS
 
-from .cmp_cases import CMP_CASES, crawl_all, crawl_settings, pixels, request
+from tests.support.cmp_cases import CMP_CASES, crawl_all, crawl_settings, pixels, request
 
 pytestmark = pytest.mark.browser
 BY_SLUG = {case.slug: case for case in CMP_CASES}

@@ -1,5 +1,5 @@
 """Consent compliance through real Chrome, on the real CMP libraries
-(tests/web/compliance_pages.py): every page fires a Meta Pixel before any
+(tests/support/web/compliance_pages.py): every page fires a Meta Pixel before any
 choice, a TikTok Pixel only on consent to marketing, and a Google tag on any
 choice (the tag that ignores a refusal).  Each page is crawled with accept
 and with reject; both must end verified.  All crawls run once per module."""
@@ -9,8 +9,8 @@ import pytest
 
 from tagcrawl.compliance import tcf
 
-from .cmp_cases import crawl_all, crawl_settings, request
-from .web import npm_cdn
+from tests.support.cmp_cases import crawl_all, crawl_settings, request
+from tests.support.web import npm_cdn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

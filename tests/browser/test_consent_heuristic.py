@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from .cmp_cases import LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
+from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
 
 pytestmark = pytest.mark.browser
 
-#: Full crawls for these languages; tests/test_consent_scanner.py checks every
+#: Full crawls for these languages; tests/browser/test_consent_scanner.py checks every
 #: phrase of every language in one page.
 CRAWLED_LANGUAGES = ("en", "de", "fr", "es", "it", "pl", "sv", "el", "ru", "tr", "ja", "zh")
 BANNERS = [b for b in LANGUAGE_BANNERS if b.lang in CRAWLED_LANGUAGES]

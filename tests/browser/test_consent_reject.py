@@ -1,5 +1,5 @@
 """Reject by the text heuristic, in every language it knows: each site banner
-of tests/cmp_cases.py (LANGUAGE_BANNERS) is refused with its own reject label,
+of tests/support/cmp_cases.py (LANGUAGE_BANNERS) is refused with its own reject label,
 the refusal is verified (banner gone, ``site_consent=denied`` stored) and the
 pixel gated on consent never fires.  Plus the scanner's vocabulary checks."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 from tagcrawl.browser import consent_rules
 
-from .cmp_cases import CMP_CASES, LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
+from tests.support.cmp_cases import CMP_CASES, LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +37,12 @@ def test_reject_vocabulary_covers_every_language_of_the_heuristic():
     assert not {w for w in consent_rules.SAVE_WORDS if w in consent_rules.REJECT_WORDS}
 
 
-# -- the emulated CMPs (tests/cmp_cases.py): their real markup's refuse button --------
+# -- the emulated CMPs (tests/support/cmp_cases.py): their real markup's refuse button --------
 def _reject_label(case):
     """The label of the CMP markup's refuse button, as emulate.js wires it, or None."""
     import re
 
-    from .web.cmp_pages import markup
+    from tests.support.web.cmp_pages import markup
 
     if case.mount == "frame":
         return None

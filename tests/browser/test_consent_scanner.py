@@ -12,8 +12,8 @@ from tagcrawl.browser.consent_rules import ACCEPT_PHRASES
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.browser.session import CrawlSession
 
-from .cmp_cases import LANGUAGE_BANNERS, crawl_settings
-from tests.config import settings
+from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_settings
+from tests.support.config import settings
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,7 @@
 
 Real Chrome, ``TAGCRAWL_ALLOW_PRIVATE_TARGETS`` off, the fixture web reached
 by operator mapping (``MAP * 127.0.0.1:<port>, EXCLUDE localhost``, honoured
-by the egress proxy).  ``tests/web/victims.py`` listens on 127.0.0.1 and [::1]
+by the egress proxy).  ``tests/support/web/victims.py`` listens on 127.0.0.1 and [::1]
 (TCP and UDP, one port) and records every connection and datagram; each
 attack of ``sites/attack.example/attacks.js`` aims at it by IP literal and by
 ``localhost``, and the victim must record nothing.
@@ -24,8 +24,8 @@ from tagcrawl import create_app
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 
-from .web.victims import Victim
-from tests.config import settings
+from tests.support.web.victims import Victim
+from tests.support.config import settings
 
 pytestmark = pytest.mark.browser
 

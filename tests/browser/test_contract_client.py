@@ -95,7 +95,7 @@ def test_generated_client_crawls_reads_back_and_queries_events(app, api_key, liv
         from tagcrawl.grants import grant
 
         token = issue_token("contract", ["shop.example.com"]).token
-        grant("tests", "contract")  # the key reads this customer's events (tenancy: tests/test_tenancy.py)
+        grant("tests", "contract")  # the key reads this customer's events (tenancy: tests/db/test_tenancy.py)
     event = models.StreamEventRequest(t=token, vn="Meta Pixel", e="Purchase", u="https://shop.example.com/cart")
     accepted = ingest_api.sync_detailed(client=client, body=event, origin=ORIGIN)
     assert accepted.status_code == 204

@@ -18,7 +18,7 @@ import threading
 import psutil
 import pytest
 
-from .gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 

@@ -11,8 +11,8 @@ import pytest
 
 from tagcrawl.browser.pool import get_pool
 
-from .gunicorn_server import Gunicorn
-from tests.config import settings
+from tests.support.gunicorn_server import Gunicorn
+from tests.support.config import settings
 
 pytestmark = pytest.mark.browser
 

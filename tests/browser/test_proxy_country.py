@@ -1,7 +1,7 @@
 """Proxy and country: ``PROXY_URL`` (with ``{country}``) per browser context,
 and ``options.country`` -> Accept-Language, locale and timezone.
 
-Set-up: ``tests/web/proxy.py`` runs one recording proxy listener per exit
+Set-up: ``tests/support/web/proxy.py`` runs one recording proxy listener per exit
 "country" (``de``, ``fr``, and ``""`` for the default exit), all forwarding to
 the fixture web.  ``PROXY_URL`` is ``http://{country}.proxy.test:3128``, the
 shape of a provider with one hostname per exit country; Chrome's
@@ -23,12 +23,11 @@ from urllib.parse import parse_qs
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.browser.emulation import country_locale, page_setup_commands, proxy_for
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 
-from .web.proxy import RecordingProxy
-from tests.config import settings
+from tests.support.web.proxy import RecordingProxy
+from tests.support.config import settings
 
 PROXY_URL = "http://{country}.proxy.test:3128"
 
@@ -148,34 +147,3 @@ def test_without_country_the_default_exit_is_used_and_no_locale_is_forced(config
     assert get_pool(settings(config)).stats()["alive"] == 1
     [page] = [e for e in seen.served if e["query"] == run]
     assert not page["headers"]["Accept-Language"].startswith(("de", "fr"))
-
-
-@pytest.mark.postgres
-@pytest.mark.parametrize("country", ["Germany", "DEU", "XX", "D", "", 49])
-def test_country_must_be_iso_alpha2(client, api_key, country):
-    body = {"url": "https://geo.example/", "session_id": str(uuid.uuid4()), "options": {"country": country}}
-    response = client.post("/api/v1", json=body, headers={"x-api-key": api_key})
-    assert response.status_code == 422
-    assert ["body", "options", "country"] in [d["loc"] for d in response.get_json()["detail"]]
-
-
-@pytest.mark.parametrize("template,country,expected", [
-    ("http://{country}.proxy.test:3128", "DE", "http://de.proxy.test:3128"),
-    ("http://{country}.proxy.test:3128", None, "http://proxy.test:3128"),
-    ("{country}.gw.example:8000", None, "gw.example:8000"),
-    ("http://gw.{country}.example:1", None, "http://gw.example:1"),
-    ("http://exit-{country}.example:1", "fr", "http://exit-fr.example:1"),
-    ("socks5://127.0.0.1:1080", "US", "socks5://127.0.0.1:1080"),
-])
-def test_proxy_for_substitutes_the_country(template, country, expected):
-    assert proxy_for(template, True, country) == expected
-    assert proxy_for(template, False, country) is None
-    assert proxy_for(None, True, country) is None
-
-
-def test_accept_language_is_given_to_chrome_without_q_values():
-    """Chrome adds the q-values itself; passing them doubled them in the header."""
-    assert country_locale("DE")["accept_language"] == "de-DE,de;q=0.9,en;q=0.8"
-    [override] = [p for m, p in page_setup_commands("Mozilla/5.0 HeadlessChrome/1", "DE")
-                  if m == "Network.setUserAgentOverride"]
-    assert override == {"userAgent": "Mozilla/5.0 Chrome/1", "acceptLanguage": "de-DE,de,en"}

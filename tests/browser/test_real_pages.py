@@ -16,7 +16,7 @@ import gzip
 import json
 
 import pytest
-from tests.config import settings
+from tests.support.config import settings
 
 pytestmark = [pytest.mark.browser]
 

@@ -32,11 +32,11 @@ from tagcrawl.browser.driver_factory import build_browser, kill_browser
 from tagcrawl.browser.pool import get_pool
 from tagcrawl.browser.session import CrawlSession
 from tagcrawl.crawl.service import run_crawl
-from tests.config import settings
+from tests.support.config import settings
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 JAR_GLOB = ".venv/grid/node_modules/@nightwatch/selenium-server/lib/selenium-server-*.jar"
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -17,7 +17,7 @@ from tagcrawl import create_app
 from tagcrawl.crawl.service import run_crawl
 from tagcrawl.extensions import db
 from tagcrawl.models import Crawl
-from tests.config import settings
+from tests.support.config import settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -76,7 +76,7 @@ def test_internal_targets_get_422_url_refused(client, api_key, app, fixture_web,
 def test_non_http_and_odd_spellings_get_422_from_the_schema(client, api_key, app, fixture_web, url):
     """The request schema accepts only http(s) URLs of a plain form, so these
     stop there (type ``url_parsing``), before the guard; the guard refuses them
-    as well (``tests/test_netguard.py``)."""
+    as well (``tests/unit/test_netguard.py``)."""
     detail = _refused(client, api_key, app, fixture_web, url.format(port=fixture_web.port))
     assert detail["type"] == "url_parsing"
 

@@ -1,6 +1,7 @@
-"""The browser tag (issue #8): ``GET /stream/tag.js``, and the tag end to end in real Chrome.
+"""The browser tag (issue #8) end to end in real Chrome (``GET /stream/tag.js`` as served:
+tests/db/test_tag_js_db.py; without a browser: tests/unit/test_tag_js_unit.py).
 
-End to end, Chrome loads fixture pages (``tests/web/sites/tagjs-*.example/``)
+End to end, Chrome loads fixture pages (``tests/support/web/sites/tagjs-*.example/``)
 that install the tag with the snippet of ``docs/tag.md`` and vendors' own
 snippets.  ``https://stream.tagcrawl.example`` (the tag's ``src``, so also its
 stream endpoint) is routed by the fixture web to a live tagcrawl server
@@ -13,7 +14,6 @@ once it has arrived.
 """
 from __future__ import annotations
 
-import gzip
 import http.client
 import json
 import threading
@@ -24,21 +24,20 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from werkzeug.serving import make_server
 
-from tagcrawl import __version__
 from tagcrawl.extensions import db
 from tagcrawl.models import StreamEvent
-from tagcrawl.stream.tagjs import compress, expand, library_load, minify, render, rendered, vendor_table
-from tagcrawl.vendors import CATALOG, Request, find_vendor, match_request
+from tagcrawl.stream.tagjs import rendered
+from tagcrawl.vendors import Request, find_vendor, match_request
 
 from .conftest import browser_config
-from .vendor_cases import POSITIVE
-from .vendor_pages import SNIPPETS_BY_VENDOR
-from tests.config import settings
+from tests.support.vendor_cases import POSITIVE
+from tests.support.vendor_pages import SNIPPETS_BY_VENDOR
+from tests.support.config import settings
 
 STREAM_HOST = "stream.tagcrawl.example"
 SHOP, OTHER = "tagjs-shop.example", "tagjs-other.example"
 TAG_SRC = f"https://{STREAM_HOST}/stream/tag.js"
-SITES = Path(__file__).parent / "web" / "sites"
+SITES = Path(__file__).parents[1] / "support" / "web" / "sites"
 META = SNIPPETS_BY_VENDOR["facebook"].account
 GA4 = SNIPPETS_BY_VENDOR["google_analytics"].account
 TIKTOK = SNIPPETS_BY_VENDOR["tiktok"].account
@@ -54,81 +53,6 @@ SHOP_HITS = sorted([
 
 
 # --- the served script ------------------------------------------------------------------
-
-@pytest.mark.postgres
-def test_tag_js_is_served_small_cached_and_versioned(client):
-    tag = rendered()
-    response = client.get("/stream/tag.js")
-    assert response.status_code == 200
-    assert response.mimetype == "application/javascript"
-    assert response.data == tag.body
-    assert len(response.data) < 15 * 1024, f"tag.js is {len(response.data)} bytes"
-    assert response.headers["ETag"] == f'"{tag.digest}"'
-    assert response.headers["Cache-Control"] == "public, max-age=300"
-    assert response.headers["Access-Control-Allow-Origin"] == "*"
-    assert tag.version.startswith(f"{__version__}+") and f'"{tag.version}"'.encode() in response.data
-    assert b"__TAGCRAWL_" not in response.data and b"/*" not in response.data
-    assert client.get("/stream/tag.js", headers={"If-None-Match": f'"{tag.digest}"'}).status_code == 304
-    versioned = client.get(f"/stream/tag.js?v={tag.digest}")
-    assert versioned.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    assert client.get("/stream/tag.js?v=0ld").headers["Cache-Control"] == "public, max-age=300"
-    zipped = client.get("/stream/tag.js", headers={"Accept-Encoding": "gzip, br"})
-    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"]
-    assert gzip.decompress(zipped.data) == tag.body and zipped.headers["ETag"] == f'"{tag.digest}-gz"'
-
-
-def test_tag_is_rendered_once_per_process():
-    assert rendered() is rendered()
-    assert render().body == rendered().body  # deterministic: same catalog, same script
-
-
-def _decode(table: str) -> list[tuple]:
-    """The tag's vendor table back to (name, host, path, require, events, embedded, split) rows."""
-    rows = []
-    for line in table.split("\n"):
-        name, *patterns = line.split("\t")
-        host = None
-        for pattern in patterns:
-            fields = (pattern.split("\x1f") + [""] * 6)[:6]
-            if fields[0] != "=":
-                plain = fields[0] and all(c.isalnum() or c in ".|-" for c in fields[0])
-                host = (r"(?:^|\.)(?:" + fields[0].replace(".", r"\.") + ")$") if plain else (fields[0] or None)
-            require, events, embedded = (tuple(f.split("\x1e")) if f else () for f in fields[2:5])
-            rows.append((name, host, fields[1] or None, tuple(zip(require[::2], require[1::2])), events, embedded,
-                         fields[5] or None))
-    return rows
-
-
-def test_vendor_table_is_the_catalog():
-    """The script carries every pattern of the catalog but library loads and configuration fetches
-    (``Pattern.config``: no events there), losslessly (no second list)."""
-    expected = [(v.name, p.host, p.path, p.require, p.events, p.embedded, p.split)
-                for v in CATALOG for p in v.patterns if not library_load(p.path) and not p.config]
-    table = vendor_table()
-    assert _decode(table) == expected
-    skipped = [p.path for v in CATALOG for p in v.patterns if library_load(p.path)]
-    assert skipped and all(path.endswith((r"\.js$", r"\.js)$")) for path in skipped)
-    assert not library_load(r"^/collect$|/clarity\.js$")  # an alternative that is not a script
-    packed = compress(table)
-    assert expand(packed) == table and len(packed) < 0.8 * len(table)
-    assert packed.encode() in rendered().body
-
-
-def test_minify_renames_locals_and_keeps_the_rest():
-    source = """(function (w) {
-  // a comment
-  let $count = 0, a = { no: 1, a };
-  /* block */
-  const $add = ($n) => $count += $n / 2;
-  w.$count = $add(4) + +1;
-  return /a\\/b[/]/.test("x // y") ? `$t` : 'z';
-})"""
-    out = minify(source)
-    assert "comment" not in out and "block" not in out
-    assert '"x // y"' in out and "/a\\/b[/]/" in out and "`$t`" in out and "'z'" in out
-    assert "w.$count" in out and "{no:1,a}" in out  # properties keep their names
-    assert "$add" not in out and "let $count" not in out and "+ +1" in out
-    assert "let a=" not in out  # a short name never shadows another identifier
 
 
 # --- end to end: the live service behind the fixture web ---------------------------------
@@ -387,7 +311,7 @@ def _config_fetch(case) -> bool:
 @pytest.mark.browser
 @pytest.mark.postgres
 def test_tag_matches_requests_like_the_crawler(chrome, stream):
-    """The tag's matcher against the crawler's, on the recorded requests of tests/vendor_cases.py.
+    """The tag's matcher against the crawler's, on the recorded requests of tests/support/vendor_cases.py.
 
     Library loads (``.js``) and configuration fetches (``Pattern.config``) are
     not events.  Every other request must give the same vendor(s) and, where

@@ -1,9 +1,9 @@
 """Vendor tags through real Chrome (issue #4): each vendor's own snippet, hits
 over every transport, look-alikes that must not be reported, first-party
-collection and script-URL ids; plus ``GET /api/v1/vendors``.
+collection and script-URL ids.  ``GET /api/v1/vendors``: tests/db/test_vendors_endpoint.py.
 
-Pages come from ``tests/vendor_pages.py`` (rendered by
-``tests/web/snippet_pages.py``).  The module-scoped ``pages`` fixture crawls
+Pages come from ``tests/support/vendor_pages.py`` (rendered by
+``tests/support/web/snippet_pages.py``).  The module-scoped ``pages`` fixture crawls
 every page once, two at a time (the pool has two browsers), and the tests read
 the cached outcomes.
 """
@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.vendors import CATEGORIES, find_vendor
+from tagcrawl.vendors import find_vendor
 
 from .conftest import browser_config
-from .vendor_pages import (
+from tests.support.vendor_pages import (
     BEACONS_BY_VENDOR, FIRST_PARTY, LOOKALIKE_CONTROL, LOOKALIKES, LOOKALIKES_URL, MATRIX, SCRIPT_IDS,
     SCRIPT_IDS_URL, SNIPPETS, all_urls, expected_type, request_for, transport_url,
 )
@@ -167,29 +167,3 @@ def test_script_ids_page_fires_nothing(pages):
     outcome = pages(SCRIPT_IDS_URL)
     assert accounts(outcome) == {(v, a) for v, a, _s in SCRIPT_IDS}
     assert {h.transport for h in outcome.hits} == {"script"}
-
-
-# -- 5. GET /api/v1/vendors ------------------------------------------------------------
-
-@pytest.mark.postgres
-def test_vendors_endpoint_lists_the_catalog(client, api_key):
-    response = client.get("/api/v1/vendors", headers={"x-api-key": api_key})
-    assert response.status_code == 200
-    vendors = response.get_json()
-    assert len(vendors) >= 80
-    assert all(set(v) == {"key", "name", "aliases", "category"} for v in vendors)
-    assert all(isinstance(v["aliases"], list) and all(isinstance(a, str) for a in v["aliases"]) for v in vendors)
-    assert {v["category"] for v in vendors} <= set(CATEGORIES)
-    keys = [v["key"] for v in vendors]
-    assert keys == sorted(set(keys))
-    assert {s.vendor for s in SNIPPETS} <= set(keys)
-    meta = next(v for v in vendors if v["key"] == "facebook")
-    assert meta["name"] == "Meta Pixel" and "Meta" in meta["aliases"]
-
-
-@pytest.mark.postgres
-@pytest.mark.parametrize("key", [None, "tc_wrong_key_that_does_not_exist"])
-def test_vendors_endpoint_needs_an_api_key(client, api_key, key):
-    response = client.get("/api/v1/vendors", headers={"x-api-key": key} if key else {})
-    assert response.status_code == 401
-    assert response.get_json()["error"] is True

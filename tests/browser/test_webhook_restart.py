@@ -16,8 +16,8 @@ from tagcrawl.extensions import db
 from tagcrawl.models import Crawl, utcnow
 from tagcrawl.webhooks import verify_signature
 
-from .gunicorn_server import Gunicorn
-from .webhook_receiver import Receiver
+from tests.support.gunicorn_server import Gunicorn
+from tests.support.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 

@@ -1,5 +1,5 @@
 """The contract mismatches Schemathesis found, each pinned by a plain test
-(tests/test_schemathesis.py runs every Schemathesis check on the whole API)."""
+(tests/db/test_schemathesis.py runs every Schemathesis check on the whole API)."""
 from __future__ import annotations
 
 import pytest

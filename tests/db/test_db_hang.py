@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psutil
 import pytest
 
-from .gunicorn_server import Gunicorn
-from .pgserver import PgServer, pg_bin
+from tests.support.gunicorn_server import Gunicorn
+from tests.support.pgserver import PgServer, pg_bin
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -12,7 +12,7 @@ import socket
 
 import pytest
 
-from .gunicorn_server import Gunicorn
+from tests.support.gunicorn_server import Gunicorn
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

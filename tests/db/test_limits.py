@@ -14,7 +14,7 @@ import pytest
 from tagcrawl import create_app
 from tagcrawl.settings import load_settings
 
-from .test_stream_support import ORIGIN, count_rows, issued, minimal, post_event
+from tests.support.stream_support import ORIGIN, count_rows, issued, minimal, post_event
 
 FIXTURES = (issued,)
 

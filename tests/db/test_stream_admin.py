@@ -11,7 +11,7 @@ from tagcrawl.models import Customer, IngestToken, utcnow
 from tagcrawl.stream.origins import host_allowed, normalize_pattern, request_origin
 from tagcrawl.stream.registry import issue_token, list_tokens
 
-from .test_stream_support import minimal, post_event
+from tests.support.stream_support import minimal, post_event
 
 pytestmark = pytest.mark.postgres
 

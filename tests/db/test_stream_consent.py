@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from .test_stream_support import issued, minimal, post_event, stored, stream_app
-from .test_tcf import IAB_EXAMPLE
+from tests.support.stream_support import issued, minimal, post_event, stored, stream_app
+from tests.unit.test_tcf import IAB_EXAMPLE
 
 FIXTURES = (issued, stream_app)  # imported for pytest
 

@@ -11,7 +11,7 @@ import pytest
 from tagcrawl.stream.events import decode_cursor, encode_cursor, parse_time
 from tagcrawl.stream.registry import issue_token
 
-from .test_stream_support import FIXED_MS, FIXED_NOW, FixedClock, minimal, post_event, stream_app
+from tests.support.stream_support import FIXED_MS, FIXED_NOW, FixedClock, minimal, post_event, stream_app
 
 FIXTURES = (stream_app)  # imported for pytest
 

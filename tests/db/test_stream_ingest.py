@@ -14,7 +14,7 @@ from werkzeug.serving import make_server
 from tagcrawl.extensions import db
 from tagcrawl.models import IngestToken
 
-from .test_stream_support import (FIXED_NOW, ORIGIN, URL, FixedClock, count_rows, issued, minimal,
+from tests.support.stream_support import (FIXED_NOW, ORIGIN, URL, FixedClock, count_rows, issued, minimal,
                                   post_event, stored, stream_app)
 
 FIXTURES = (issued, stream_app)  # imported for pytest

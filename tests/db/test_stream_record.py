@@ -13,7 +13,7 @@ from tagcrawl.stream.client import browser_info, client_ip, ip_prefix
 from tagcrawl.stream.normalize import MAX_SKEW_MS, event_time
 from tagcrawl.vendors import vendor_key_for
 
-from .test_stream_support import (CHROME_UA, FIXED_MS, FIXED_NOW, FixedClock, issued, minimal,
+from tests.support.stream_support import (CHROME_UA, FIXED_MS, FIXED_NOW, FixedClock, issued, minimal,
                                   post_event, stored, stream_app)
 
 FIXTURES = (issued, stream_app)  # imported for pytest

@@ -12,7 +12,7 @@ import pytest
 from tagcrawl.models import utcnow
 from tagcrawl.stream.writer import GroupWriter, StoreUnavailable, get_writer
 
-from .test_stream_support import count_rows, issued, minimal, post_event, stored, stream_app
+from tests.support.stream_support import count_rows, issued, minimal, post_event, stored, stream_app
 
 FIXTURES = (issued, stream_app)  # imported for pytest
 

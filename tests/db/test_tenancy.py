@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .test_stream_events import API, events  # noqa: F401 - fixture
-from .test_stream_support import stream_app  # noqa: F401 - fixture
+from tests.support.stream_support import stream_app  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.postgres
 

@@ -2,18 +2,17 @@
 from __future__ import annotations
 
 import base64
-import json
 import uuid
 
 import pytest
 
 from tagcrawl.apikeys import create_key
 from tagcrawl.extensions import db
-from tagcrawl.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery
+from tagcrawl.models import ApiKey, Crawl, WebhookDelivery
 from tagcrawl.webhooks import new_secret, sign, verify_signature
 
-from .webhook_receiver import Receiver
-from tests.config import reconfigure, settings
+from tests.support.webhook_receiver import Receiver
+from tests.support.config import reconfigure, settings
 
 pytestmark = pytest.mark.postgres
 
@@ -67,35 +66,6 @@ def test_receivers_verify_with_the_standard_webhooks_library():
     assert Webhook(secret).verify(body, headers) == {"success": True, "sessionId": "x"}
     with pytest.raises(WebhookVerificationError):
         Webhook(secret).verify(body + b" ", headers)
-
-
-@pytest.mark.browser
-def test_webhook_crawl_is_queued_signed_delivered_and_retried(app, client, hook_key, receiver, browser):
-    key, secret = hook_key
-    session_id = str(uuid.uuid4())
-    response = client.post("/api/v1", headers={"x-api-key": key}, json={
-        "url": "https://shop.example/", "session_id": session_id, "options": {"webhook": True}})
-    assert response.status_code == 200
-    assert response.get_json() == {"sessionId": session_id, "url": "https://shop.example/", "success": True,
-                                   "message": "queued"}
-    deliveries = receiver.wait_for(3)
-    assert [d["status"] for d in deliveries] == [500, 500, 200]
-    ids = {d["headers"]["webhook-id"] for d in deliveries}
-    assert len(ids) == 1 and uuid.UUID(ids.pop())
-    for d in deliveries:
-        assert verify_signature(secret, d["headers"], d["body"])
-    payload = json.loads(deliveries[-1]["body"])
-    assert payload["sessionId"] == session_id and payload["success"] is True
-    assert "1234567890123456" in {p["account_id"] for p in payload["marketingPixels"]}
-    stored = client.get(f"/api/v1/crawls/{session_id}", headers={"x-api-key": key}).get_json()
-    assert stored == payload
-    with app.app_context():
-        delivery = db.session.scalar(db.select(WebhookDelivery))
-        db.session.refresh(delivery)
-        attempts = db.session.scalars(db.select(WebhookAttempt).order_by(WebhookAttempt.id)).all()
-        assert delivery.status == "delivered" and delivery.attempts == 3
-        assert [a.status_code for a in attempts] == [500, 500, 200]
-        assert all(a.duration_ms >= 0 for a in attempts)
 
 
 def test_webhook_without_url_gets_422(client, api_key):

@@ -2,7 +2,7 @@
 
 - ``CMP_CASES``: one per known CMP.  The page ``https://cmp-<slug>.example/``
   loads the CMP from its real script URL; the fixture web answers that URL
-  with ``tests/web/vendor_libs/cmp/emulate.js``, which draws the CMP's real
+  with ``tests/support/web/vendor_libs/cmp/emulate.js``, which draws the CMP's real
   DOM from ``vendor_libs/cmp/markup/<slug>.html`` (its own cross-site iframe
   document from ``<slug>.frame.html``) and, on accept, writes the CMP's
   consent cookies and storage entries, answers TCF listeners and fires the
@@ -10,7 +10,7 @@
 - ``LANGUAGE_BANNERS``: a site's own banner per language, on
   ``https://consent-<lang>.example/`` (no CMP: the text heuristic finds it).
 - ``BLOCK_CASES``: bot walls and CAPTCHA walls, served from
-  ``tests/web/sites/<host>/index.html`` with the HTTP status given here.
+  ``tests/support/web/sites/<host>/index.html`` with the HTTP status given here.
 
 ``crawl_all`` runs many crawls at once on the browser pool; ``crawl_settings``
 gives the browser tests their settings.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from tests.config import settings
+from tests.support.config import settings
 
 
 
@@ -252,7 +252,7 @@ LANGUAGE_BANNERS: list[LanguageBanner] = [
 
 @dataclass(frozen=True)
 class BlockCase:
-    """A block page: host (``tests/web/sites/<host>/index.html``), HTTP status,
+    """A block page: host (``tests/support/web/sites/<host>/index.html``), HTTP status,
     expected ``error_message`` (None for the traps, which are not blocks)."""
 
     host: str
@@ -330,7 +330,7 @@ def crawl_settings(fixture_web, directory) -> dict:
     the fixture web imports this module without pytest installed."""
     from tagcrawl import create_app
 
-    from .conftest import browser_config
+    from .chrome import browser_config
 
     config = browser_config(fixture_web, directory)
     return create_app(dict(config, SQLALCHEMY_DATABASE_URI="sqlite://")).config

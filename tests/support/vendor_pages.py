@@ -1,9 +1,9 @@
-"""Fixture pages for the vendor browser tests (``tests/test_vendor_pages.py``),
-rendered by ``tests/web/snippet_pages.py``.
+"""Fixture pages for the vendor browser tests (``tests/browser/test_vendor_pages.py``),
+rendered by ``tests/support/web/snippet_pages.py``.
 
 - ``SNIPPETS``: one page per vendor at ``https://snippets.example/<key>``
   installing the tag with the vendor's own published snippet; the fixture web
-  serves an emulated library (``tests/web/vendor_libs/``) that sends hits in
+  serves an emulated library (``tests/support/web/vendor_libs/``) that sends hits in
   the real library's shape.
 - ``BEACONS`` x ``TRANSPORTS``: ``https://snippets.example/transport/<name>``
   sends one hit per major vendor over one transport (image, fetch, XHR,

@@ -19,7 +19,7 @@ REQUIRED_CMPS = (
     "Cookie Notice", "CookieLawInfo", "Shopify", "HubSpot", "cookieconsent", "tarteaucitron", "Orejime",
     "Transcend", "Evidon",
 )
-DOC = Path(__file__).resolve().parents[1] / "docs" / "consent.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "consent.md"
 
 
 def key(text: str) -> str:

@@ -18,7 +18,7 @@ from tagcrawl.egress.policy import EgressPolicy, EgressRefused, Unresolvable
 from tagcrawl.egress.rules import parse_rules, split_rules
 from tagcrawl.egress.server import EgressServer
 from tagcrawl.egress.status import egress_error
-from tests.config import settings
+from tests.support.config import settings
 
 FIXTURE_RULES = "MAP * 127.0.0.1:8443, EXCLUDE localhost"
 

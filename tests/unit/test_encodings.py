@@ -4,7 +4,7 @@ JSON in form fields / text/plain / NDJSON / batches / multipart, Basic auth
 write keys, and ids only in a configuration or library fetch.
 
 Recorded requests are URL + headers + raw body bytes.  The lz-string vectors
-were produced by the real npm package (``tests/web/npm``, lz-string 1.5.0):
+were produced by the real npm package (``tests/support/web/npm``, lz-string 1.5.0):
 ``LZString.compressToBase64`` / ``compressToEncodedURIComponent`` of
 ``LZ_PLAIN``.
 """
@@ -28,7 +28,7 @@ from tagcrawl.vendors import (
     pixels_from_hits,
 )
 
-from .vendor_cases import HEX32, PHC, SEG_KEY, basic
+from tests.support.vendor_cases import HEX32, PHC, SEG_KEY, basic
 
 LZ_PLAIN = ('{"event":"$pageview","properties":{"token":"phc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcde",'
             '"$current_url":"https://shop.example/é✓😀"}}')

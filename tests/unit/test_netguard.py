@@ -4,7 +4,8 @@ Hosts are read the way Chrome reads them (numeric IPv4 forms, percent
 escapes, full-width characters, backslashes), so that no spelling of an
 internal address gets past the check.  Fixture host names do not resolve in
 Python's DNS (the tests are offline): such hosts are let through, as Chrome
-would fail to load them too.
+would fail to load them too.  Against Chrome's own URL parser:
+tests/browser/test_netguard_browser.py.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from tagcrawl.netguard import address_reason, canonical_host, url_refusal
-from tests.config import settings
 
 REFUSED = {
     # loopback
@@ -186,35 +186,3 @@ def test_a_name_that_resolves_to_loopback_is_refused():
         pytest.skip("no non-localhost loopback name in /etc/hosts")
     refusal = url_refusal(f"http://{names[0]}/")
     assert refusal is not None and "loopback" in refusal and "127." in refusal
-
-
-def _same_host(ours: str, chrome: str) -> bool:
-    chrome = chrome.strip("[]").rstrip(".")
-    try:
-        return ipaddress.ip_address(ours) == ipaddress.ip_address(chrome)
-    except ValueError:
-        return ours == chrome
-
-
-@pytest.mark.browser
-def test_the_guard_reads_every_url_like_chrome(browser):
-    """No parser differential: for each URL above, Chrome's own URL parser
-    (``new URL``) finds the same host as the guard, or the guard refuses it."""
-    from tagcrawl.browser.pool import get_pool
-    from tagcrawl.netguard import scheme_and_host
-
-    urls = list(REFUSED) + ALLOWED
-    with get_pool(settings(browser)).browser() as handle:
-        parsed = handle.driver.execute_script(
-            "return arguments[0].map(u => { try { const x = new URL(u); return [x.protocol, x.hostname]; }"
-            " catch (e) { return null; } })", urls)
-    for url, chrome in zip(urls, parsed):
-        if chrome is None or chrome[0] not in ("http:", "https:"):
-            assert url_refusal(url) is not None, (url, chrome)
-            continue
-        try:
-            _scheme, ours = scheme_and_host(url)
-        except ValueError:
-            ours = None
-        if ours is None or not _same_host(ours, chrome[1]):
-            assert url_refusal(url) is not None, (url, chrome, ours)

@@ -1,5 +1,5 @@
 """The fixture web serves the pinned npm packages as a public npm CDN does."""
-from tests.web import npm_cdn
+from tests.support.web import npm_cdn
 
 
 def test_serves_installed_version_only(npm_packages):

@@ -4,23 +4,20 @@ The document is checked against the OpenAPI 3.1 meta-schema, against the
 app's routes (every route documented, nothing documented that is not served),
 and against what the service really answers (dumped bodies validate against
 their components).  Conformance of live answers to generated requests is
-``test_schemathesis.py``.
+``tests/db/test_schemathesis.py``; the page rendered in Chrome is
+``tests/browser/test_openapi_browser.py``.
 """
 from __future__ import annotations
 
 import re
-import threading
-import time
 import uuid
 
 import jsonschema_rs
 import pytest
 from schemathesis.specs.openapi.definitions import OPENAPI_31
-from werkzeug.serving import make_server
 
 from tagcrawl import __version__, create_app
 from tagcrawl.openapi import build_spec
-from tests.config import settings
 
 #: Routes that are not API operations.
 UNDOCUMENTED = {"static", "docs.asset", "docs.init_js"}
@@ -177,36 +174,3 @@ def test_docs_page_uses_only_local_assets(docs_app):
     assert '"/openapi.json"' in init and "validatorUrl: null" in init
     assert client.get("/docs/swagger-ui.js.map").status_code == 404
     assert client.get("/docs/..%2Fsettings.py").status_code == 404
-
-
-@pytest.mark.browser
-def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fixture_web):
-    """Swagger UI (from the Python package) renders the document; the page
-    fetches nothing from other hosts (they would land on the fixture web)."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    from tagcrawl.browser.pool import get_pool
-
-    server = make_server("127.0.0.1", 0, docs_app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    started = time.time()
-    try:
-        with get_pool(settings(private_pool(POOL_SIZE=1))).browser() as handle:
-            driver = handle.driver
-            # localhost: the only host name that Chrome does not send to the fixture web
-            driver.get(f"http://localhost:{server.server_port}/docs")
-            operations = sum(len(item) for item in docs_app.test_client().get("/openapi.json")
-                             .get_json()["paths"].values())
-            WebDriverWait(driver, 30).until(
-                lambda d: len(d.find_elements(By.CSS_SELECTOR, ".opblock")) >= operations)
-            title = driver.find_element(By.CSS_SELECTOR, ".info .title").text
-            body = driver.find_element(By.TAG_NAME, "body").text
-            driver.get("about:blank")
-    finally:
-        server.shutdown()
-    assert "tagcrawl" in title and "0.1.0" in title
-    assert "Crawl a page" in body and "Ingest one event from the browser tag" in body
-    page_origin = f"http://localhost:{server.server_port}"
-    assert [e["url"] for e in fixture_web.log if e["time"] >= started
-            and (e["headers"].get("Referer") or e["headers"].get("Origin") or "").startswith(page_origin)] == []

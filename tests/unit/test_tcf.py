@@ -13,12 +13,12 @@ import pytest
 
 from tagcrawl.compliance import tcf
 
-from .web import npm_cdn
-from .web.compliance_pages import fixture_gvl
+from tests.support.web import npm_cdn
+from tests.support.web.compliance_pages import fixture_gvl
 
 #: "IAB Tech Lab - Consent string and vendor list formats v2", section "TC String Format".
 IAB_EXAMPLE = "CQSbk4AQSbk4ANwAAAENAwCgAAAAAAAAAAYgACPAAAAA.IDKQA4AAgAKAGQAygAAA.YAAAAAAAAAAA"
-VECTORS = Path(__file__).with_name("web") / "compliance" / "tcf_vectors.js"
+VECTORS = Path(__file__).parents[1] / "support" / "web" / "compliance" / "tcf_vectors.js"
 
 
 def test_iab_published_example():

@@ -16,7 +16,7 @@ from tagcrawl.vendors import (
 from tagcrawl.vendors import decode, ids
 from tagcrawl.vendors.types import Hit
 
-from .vendor_cases import ANY, HEX32, MALFORMED, META_ID, NEGATIVE, POSITIVE, UUID
+from tests.support.vendor_cases import ANY, HEX32, MALFORMED, META_ID, NEGATIVE, POSITIVE, UUID
 
 KEYS = {v.key for v in CATALOG}
 

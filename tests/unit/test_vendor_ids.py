@@ -1,5 +1,5 @@
 """Malformed ids, vendor by vendor (issue 19): every recorded request of
-``tests/vendor_cases.py`` is replayed with its id one character short, with a
+``tests/support/vendor_cases.py`` is replayed with its id one character short, with a
 test id and with a placeholder.  The request is still recognised; the id is
 reported exactly as sent and flagged, never dropped.  Validation rules see
 the same hits."""
@@ -21,7 +21,7 @@ from tagcrawl.vendors import (
 from tagcrawl.vendors.matcher import _match_one
 from tagcrawl.vendors.request_context import RequestContext
 
-from .vendor_cases import POSITIVE, Case
+from tests.support.vendor_cases import POSITIVE, Case
 
 PLACEHOLDER = "XXXXXXXXXX"
 

@@ -64,7 +64,7 @@ def route(host, path, query, method, body, headers, web):
 
 
 def meta_page(pixel_id: str) -> str:
-    """A page installing Meta's own Pixel snippet (the one in tests/vendor_pages.py)."""
+    """A page installing Meta's own Pixel snippet (the one in tests/support/vendor_pages.py)."""
     from ..vendor_pages import SNIPPETS
 
     snippet = next(s for s in SNIPPETS if s.vendor == "facebook").html.replace("{ID}", pixel_id)

@@ -1,4 +1,4 @@
-"""Fixture-web routes for the consent and blocking tests (data in ``tests/cmp_cases.py``).
+"""Fixture-web routes for the consent and blocking tests (data in ``tests/support/cmp_cases.py``).
 
 - ``https://cmp-<slug>.example/``: a shop page that loads a CMP from its real
   script URL and gates a Meta pixel behind the CMP's consent.

@@ -1,4 +1,4 @@
-"""Fixture-web routes of the consent-compliance tests (``tests/test_consent_compliance.py``).
+"""Fixture-web routes of the consent-compliance tests (``tests/browser/test_consent_compliance.py``).
 
 Every page installs three tags (``compliance/tags.js``): one fired before any
 choice (Meta Pixel), one only on consent to marketing (TikTok Pixel) and one

@@ -2,8 +2,8 @@
 
 ``https://cdn.jsdelivr.net/npm/<name>@<version>/<file>`` and
 ``https://unpkg.com/<name>@<version>/<file>`` answer with ``<file>`` from
-``tests/web/npm/node_modules/<name>`` when ``<version>`` is the installed one
-(the pins are in ``tests/web/npm/package.json``; ``make npm-fixtures`` installs
+``tests/support/web/npm/node_modules/<name>`` when ``<version>`` is the installed one
+(the pins are in ``tests/support/web/npm/package.json``; ``make npm-fixtures`` installs
 them).  A request for any other package or version is left to the other
 fixture-web routes (older fixture pages emulate some CDN scripts).  Fixture pages load the vendors' and CMP authors' own code this way, so
 nothing on them imitates anything.

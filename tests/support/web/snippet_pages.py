@@ -1,5 +1,5 @@
 """Generated fixture pages for the vendor browser tests (data in
-``tests/vendor_pages.py``):
+``tests/support/vendor_pages.py``):
 
 - ``https://snippets.example/<vendor key>``: the vendor's own install snippet;
 - ``https://snippets.example/transport/<name>``: one hit per major vendor over

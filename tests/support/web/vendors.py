@@ -24,7 +24,7 @@ LIBRARIES = {
     ("www.google-analytics.com", "/analytics.js"): "analytics.js",
     ("analytics.tiktok.com", "/i18n/pixel/events.js"): "tiktok.js",
     ("cdn.cookielaw.org", "/scripttemplates/otSDKStub.js"): "onetrust.js",
-    # vendor snippet pages (tests/vendor_pages.py, tests/web/snippet_pages.py)
+    # vendor snippet pages (tests/support/vendor_pages.py, tests/support/web/snippet_pages.py)
     ("snap.licdn.com", "/li.lms-analytics/insight"): "insight.js",
     ("static.ads-twitter.com", "/uwt.js"): "uwt.js",
     ("bat.bing.com", "/bat.js"): "bat.js",

@@ -2,7 +2,7 @@
 // [{name, gvl, cmpId, cmpVersion, consentScreen, publisherCountryCode, purposes, vendors,
 //   legitimateVendors, specialFeatures}] as JSON on stdin and prints
 // [{name, tcString, decoded: {...}}] on stdout (decoded again by @iabtcf/core).
-// Usage: NODE_PATH=tests/web/npm/node_modules node tests/web/compliance/tcf_vectors.js < cases.json
+// Usage: NODE_PATH=tests/support/web/npm/node_modules node tests/support/web/compliance/tcf_vectors.js < cases.json
 const { GVL, TCModel, TCString } = require("@iabtcf/core");
 let input = "";
 process.stdin.on("data", (d) => { input += d; });

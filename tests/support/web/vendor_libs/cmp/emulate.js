@@ -1,5 +1,5 @@
 /* Fixture emulation of a consent-management platform, served from the CMP's
-   real script URL (tests/web/cmp_pages.py fills in CFG from tests/cmp_cases.py).
+   real script URL (tests/support/web/cmp_pages.py fills in CFG from tests/support/cmp_cases.py).
    Like the real script it defines the CMP's globals (and the IAB TCF API for
    TCF CMPs), draws the CMP's DOM (in the page, in a shadow root, or as the
    container of the CMP's own cross-site iframe) and, when the visitor

@@ -10,7 +10,8 @@ missing required header, Allow header).
 
 - Crawls point at the offline fixture web: a hook rewrites each generated
   ``url`` to one of a few quick fixture pages, so every valid body is a real
-  crawl in Chrome (``test_crawl_operation``, fewer examples).
+  crawl in Chrome (``test_crawl_operation`` in
+  ``tests/browser/test_schemathesis_browser.py``, fewer examples).
 - Ingestion gets the issued token and a whitelisted Origin in some cases
   (hooks), so 204 answers and stored rows are exercised, not only 401/403.
 - The list endpoints see a stored crawl and stored events.
@@ -196,11 +197,3 @@ OPERATIONS = [(method.upper(), path) for path, item in DOCUMENTED.items() for me
 def test_operation(live_schema, live, method, path):
     """No 5xx, and every response as documented."""
     _run(live_schema, method, path, live, MAX_EXAMPLES)
-
-
-@pytest.mark.browser
-@pytest.mark.postgres
-@pytest.mark.timeout(600)
-def test_crawl_operation(live_schema, live, browser):
-    """``POST /api/v1`` with generated bodies: real crawls of fixture pages."""
-    _run(live_schema, "POST", "/api/v1", live, CRAWL_EXAMPLES)

@@ -1,0 +1,46 @@
+"""The app on the test PostgreSQL, for tests/db and tests/browser (imported
+into their conftest.py files).
+
+- ``app``: the app on PostgreSQL (migrated once per session by ``_migrated``),
+  tables emptied after each test; browser settings point Chrome at the fixture web.
+- ``runner``: Flask's CLI runner for ``app`` (``client`` comes from pytest-flask).
+- ``api_key``: a fresh key for the crawl API.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tagcrawl import create_app
+from tagcrawl.extensions import db
+
+
+@pytest.fixture
+def app(_migrated, fixture_web, tmp_path):
+    config = {"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True, "ALLOW_PRIVATE_TARGETS": True,
+              "CHROME_ARGS": fixture_web.chrome_args(), "QUIET_MS": 400,
+              "SCREENSHOT_DIR": str(tmp_path / "shots"), "POOL_SIZE": 2}
+    app = create_app(config)
+    yield app
+    from tagcrawl.crawl.background import stop_background
+
+    stop_background()
+    with app.app_context():
+        db.session.remove()
+        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+        db.engine.dispose()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def api_key(app):
+    from tagcrawl.apikeys import create_key
+
+    with app.app_context():
+        _row, key, _secret = create_key("tests")
+    return key
