@@ -21,14 +21,15 @@ def _same_host(ours: str, chrome: str) -> bool:
 
 
 @pytest.mark.browser
-def test_the_guard_reads_every_url_like_chrome(browser):
+def test_the_guard_reads_every_url_like_chrome(private_pool):
     """No parser differential: for each URL above, Chrome's own URL parser
     (``new URL``) finds the same host as the guard, or the guard refuses it."""
     from tagcrawl.browser.pool import get_pool
     from tagcrawl.netguard import scheme_and_host
 
     urls = list(REFUSED) + ALLOWED
-    with get_pool(settings(browser)).browser() as handle:
+    # A pool of its own: a shared pool's browser may be left on a window another test's crawl closed.
+    with get_pool(settings(private_pool(POOL_SIZE=1))).browser() as handle:
         parsed = handle.driver.execute_script(
             "return arguments[0].map(u => { try { const x = new URL(u); return [x.protocol, x.hostname]; }"
             " catch (e) { return null; } })", urls)
