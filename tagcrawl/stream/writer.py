@@ -29,6 +29,7 @@ import time
 from flask import Flask
 
 from ..extensions import db
+from ..settings import settings_of
 from .inserts import lost_database, make_inserter
 
 log = logging.getLogger(__name__)
@@ -196,8 +197,8 @@ def get_writer(app: Flask) -> GroupWriter:
                     writers.clear()
                     with app.app_context():
                         db.engine.dispose(close=False)
-                writer = GroupWriter(app, app.config.get("STREAM_BATCH_SIZE", 100),
-                                     app.config.get("STREAM_BATCH_WAIT_MS", 10) / 1000.0,
-                                     app.config.get("GUNICORN_THREADS", 4))
+                settings = settings_of(app)
+                writer = GroupWriter(app, settings.stream_batch_size, settings.stream_batch_wait_ms / 1000.0,
+                                     settings.gunicorn_threads)
                 writers[pid] = writer
     return writer
