@@ -180,6 +180,13 @@ def _reset_after_fork() -> None:
 os.register_at_fork(after_in_child=_reset_after_fork)
 
 
+def committed_batches(app: Flask) -> int:
+    """Batches this process's writer committed so far (0 before its first row);
+    reported by ``GET /health/ready`` (``stream.batches``).  Never creates a writer."""
+    writer = app.extensions.get("tagcrawl.stream.writers", {}).get(os.getpid())
+    return writer.batches if writer is not None else 0
+
+
 def get_writer(app: Flask) -> GroupWriter:
     """The writer of ``app`` in this process (created on first use).
 
