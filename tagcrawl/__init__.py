@@ -9,10 +9,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .version import __version__  # noqa: F401  (re-exported)
 
-#: ``app.extensions`` key of the app's clock (``create_app(clock=...)``).
-CLOCK = "tagcrawl.clock"
-
-
 def create_app(config: dict | None = None, *, clock=None) -> Flask:
     """Application factory: settings, extensions, blueprints, errors, CLI.
 
@@ -33,9 +29,10 @@ def create_app(config: dict | None = None, *, clock=None) -> Flask:
     from .stream.blueprint import bp as stream_bp
     from .stream.events_api import bp as events_bp
     from .stream.tagjs import bp as tag_bp
+    from .utctime import CLOCK_KEY
 
     app = Flask(__name__, instance_relative_config=True)
-    app.extensions[CLOCK] = clock or utcnow
+    app.extensions[CLOCK_KEY] = clock or utcnow
     settings = Settings.from_env(overrides={"INSTANCE_PATH": app.instance_path, **(config or {})})
     app.extensions[SETTINGS_KEY] = settings
     app.config.update(config or {})

@@ -29,6 +29,7 @@ from ..edge import Blueprint, operation, read_capped
 from ..errors import ApiError
 from ..ratelimits import check_stream_limit
 from ..settings import current_settings, settings_of
+from ..utctime import app_now
 from .body import check_content_type, parse_object, validate_event
 from .origins import host_allowed, request_origin
 from .normalize import normalize
@@ -38,11 +39,6 @@ from .writer import StoreUnavailable, get_writer
 bp = Blueprint("stream", __name__, description="Event ingestion.")
 
 PREFLIGHT_MAX_AGE_S = 7200
-
-
-def _clock():
-    """The app's clock (``create_app(clock=...)``, default ``models.utcnow``): aware UTC now."""
-    return current_app.extensions["tagcrawl.clock"]()
 
 
 def _unavailable(reason: str) -> ApiError:
@@ -114,7 +110,7 @@ def accept_event() -> dict:
     body = parse_object(data)
     check_stream_limit(body.get("t"))
     event = validate_event(body)
-    now = _clock()
+    now = app_now(current_app)
     try:
         info = lookup_token(event["t"])
     except SQLAlchemyError:
