@@ -6,6 +6,10 @@ Measures, on a page that is quiet at about 300 ms:
 - crawls per minute with 1 and 4 concurrent clients (2 workers x 2 threads);
 - worker RSS (Python + its Chrome processes) after 10 and after 200 crawls.
 
+Each server stores its crawls in a throw-away PostgreSQL with production
+durability (``PgServer(durable=True)``: fsync and synchronous commit on), as a
+deployed service does.
+
 Run: ``.venv/bin/python -m bench.crawl_bench [--crawls 30] [--rss-crawls 200]``.
 Results are printed as a Markdown table and written to bench/results/crawl.json.
 """
@@ -23,13 +27,19 @@ from pathlib import Path
 import psutil
 
 from tests.support.gunicorn_server import Gunicorn
+from tests.support.pgserver import PgServer
 from tests.support.web.server import FixtureWeb
 
 PAGE = "https://bench.example/"
 
 
+#: The benchmarks' PostgreSQL (durable), started by main().
+PG: PgServer | None = None
+
+
 def _server(web: FixtureWeb, workdir: str, workers: int, threads: int, **env) -> tuple[Gunicorn, str]:
-    base_env = {"DATABASE_URL": f"sqlite:///{workdir}/bench-{uuid.uuid4().hex}.db",
+    database = PG.create_database(f"bench_{uuid.uuid4().hex[:12]}").replace("+psycopg2", "")
+    base_env = {"DATABASE_URL": database,
                 "TAGCRAWL_ALLOW_PRIVATE_TARGETS": "true", "TAGCRAWL_RUNTIME_DIR": workdir,
                 "TAGCRAWL_CHROME_ARGS": " ".join(f"'{a}'" for a in web.chrome_args())}
     server = Gunicorn({**base_env, **env}, workers=workers, threads=threads)
@@ -104,6 +114,9 @@ def main() -> None:
     parser.add_argument("--rss-crawls", type=int, default=200)
     parser.add_argument("--only", choices=["latency", "throughput", "memory"], default=None)
     args = parser.parse_args()
+    global PG
+    PG = PgServer(durable=True).start()
+    print("PostgreSQL", PG.durability(), flush=True)
     web = FixtureWeb().start()
     workdir = tempfile.mkdtemp(prefix="tagcrawl-bench-")
     results = {}
@@ -119,6 +132,7 @@ def main() -> None:
     if args.only in (None, "memory"):
         results["memory"] = memory(web, workdir, args.rss_crawls)
     web.stop()
+    PG.destroy()
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / f"crawl-{args.only or 'all'}.json").write_text(json.dumps(results, indent=2))

@@ -23,6 +23,7 @@ from flask import request
 
 from tagcrawl import create_app
 from tagcrawl.stream.blueprint import accept_event, no_content
+from tagcrawl.settings import settings_of
 from tagcrawl.stream.writer import get_writer
 
 app = create_app()
@@ -47,7 +48,7 @@ def store():
     if not first:
         request.get_json(force=True)  # every other request: parse, as the trivial endpoint does
     row = dict(_ready_row, event_id=str(uuid.uuid4()))
-    get_writer(app).submit(row, app.config["STREAM_ACK_TIMEOUT_S"])
+    get_writer(app).submit(row, settings_of(app).stream_ack_timeout_s)
     return no_content()
 
 

@@ -257,7 +257,8 @@ def report(args, rounds: list[dict], accounting: dict, rows: int) -> bool:
     max_req = os.environ.get("GUNICORN_MAX_REQUESTS", "1000000")
     print(f"\nwrk -t{args.threads} -c{args.connections}, {args.rounds} rounds x {args.duration}s per endpoint; "
           f"gunicorn gthread {workers} workers x {threads} threads, max_requests {max_req}; "
-          f"{os.cpu_count()} CPUs, load average before {args.load_before:.1f}, niceness {args.nice}\n")
+          f"{os.cpu_count()} CPUs, load average before {args.load_before:.1f}, niceness {args.nice}; "
+          f"PostgreSQL {args.durability}\n")
     print("| endpoint | requests/s (median) | p50 ms | p99 ms | CPU ms/request gunicorn | CPU ms/request PostgreSQL "
           "| non-204 |")
     print("|---|---|---|---|---|---|---|")
@@ -309,7 +310,8 @@ def main() -> int:
         sys.exit("wrk not found: apt-get install wrk")
     args.load_before = os.getloadavg()[0]
 
-    pg = PgServer().start()
+    pg = PgServer(durable=True).start()  # production durability: fsync and synchronous commit on
+    args.durability = pg.durability()
     gunicorn = None
     work = tempfile.mkdtemp(prefix="tagcrawl-bench-")
     try:

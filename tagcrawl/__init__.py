@@ -9,10 +9,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .version import __version__  # noqa: F401  (re-exported)
 
-#: ``app.extensions`` key of the app's clock (``create_app(clock=...)``).
-CLOCK = "tagcrawl.clock"
-
-
 def create_app(config: dict | None = None, *, clock=None) -> Flask:
     """Application factory: settings, extensions, blueprints, errors, CLI.
 
@@ -33,21 +29,21 @@ def create_app(config: dict | None = None, *, clock=None) -> Flask:
     from .stream.blueprint import bp as stream_bp
     from .stream.events_api import bp as events_bp
     from .stream.tagjs import bp as tag_bp
+    from .utctime import CLOCK_KEY
 
     app = Flask(__name__, instance_relative_config=True)
-    app.extensions[CLOCK] = clock or utcnow
+    app.extensions[CLOCK_KEY] = clock or utcnow
     settings = Settings.from_env(overrides={"INSTANCE_PATH": app.instance_path, **(config or {})})
     app.extensions[SETTINGS_KEY] = settings
-    app.config.update(settings.as_config())
     app.config.update(config or {})
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.config.get("DATABASE_URL_RAW"), app.instance_path))
+    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(settings.database_url_raw, app.instance_path))
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
-                          engine_options(app.config, str(app.config["SQLALCHEMY_DATABASE_URI"])))
+                          engine_options(settings, str(app.config["SQLALCHEMY_DATABASE_URI"])))
     app.json.sort_keys = False
-    if app.config["TRUSTED_PROXIES"] > 0:  # the client IP from X-Forwarded-For, set by that many proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
-    logging.basicConfig(level=os.environ.get("TAGCRAWL_LOG_LEVEL", "INFO"))
+    if settings.trusted_proxies > 0:  # the client IP from X-Forwarded-For, set by that many proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
+    logging.basicConfig(level=settings.log_level)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))

@@ -33,6 +33,8 @@ import socket
 import threading
 import time
 
+from .settings import Settings
+
 log = logging.getLogger(__name__)
 
 #: Seconds the client waits past the server's statement_timeout before it
@@ -40,12 +42,12 @@ log = logging.getLogger(__name__)
 IO_GRACE_S = 2.0
 
 
-def engine_options(config: dict, url: str) -> dict:
-    """``SQLALCHEMY_ENGINE_OPTIONS`` for ``url`` with the timeouts of ``config``.
+def engine_options(settings: Settings, url: str) -> dict:
+    """``SQLALCHEMY_ENGINE_OPTIONS`` for ``url`` with the timeouts of ``settings``.
 
     Args:
-        config: settings (``DB_CONNECT_TIMEOUT_S``, ``DB_STATEMENT_TIMEOUT_MS``,
-            ``DB_POOL_TIMEOUT_S``; 0 turns one off).
+        settings: ``db_connect_timeout_s``, ``db_statement_timeout_ms``,
+            ``db_pool_timeout_s`` (0 turns one off).
         url: the SQLAlchemy database URL; only ``postgresql+psycopg2`` gets the
             libpq and client bounds, every engine gets ``pool_pre_ping``.
     Returns:
@@ -55,15 +57,15 @@ def engine_options(config: dict, url: str) -> dict:
     if not url.startswith("postgresql+psycopg2"):
         return options
     connect_args: dict = {}
-    connect_s = int(config.get("DB_CONNECT_TIMEOUT_S") or 0)
-    statement_ms = int(config.get("DB_STATEMENT_TIMEOUT_MS") or 0)
+    connect_s = int(settings.db_connect_timeout_s or 0)
+    statement_ms = int(settings.db_statement_timeout_ms or 0)
     if connect_s:
         connect_args["connect_timeout"] = max(2, connect_s)  # libpq treats 1 as 2
     if statement_ms:
         connect_args["options"] = f"-c statement_timeout={statement_ms}"
         connect_args["connection_factory"] = guarded_connection_class(statement_ms / 1000.0 + IO_GRACE_S)
-    if config.get("DB_POOL_TIMEOUT_S"):
-        options["pool_timeout"] = float(config["DB_POOL_TIMEOUT_S"])
+    if settings.db_pool_timeout_s:
+        options["pool_timeout"] = float(settings.db_pool_timeout_s)
     if connect_args:
         options["connect_args"] = connect_args
     return options

@@ -26,13 +26,13 @@ nothing PostgreSQL cannot store); a body or schema error is a 422
 from __future__ import annotations
 
 import flask_smorest
-from flask import current_app
 from marshmallow import ValidationError
 from webargs.flaskparser import FlaskParser
 
 from .errors import ApiError, RequestValidationError
 from .schemas import DEPTH_MSG, JSON_MSG, OBJECT_MSG, strict_json_loads, unicode_problem
 from .schemas.queries import first_error
+from .settings import current_settings
 
 _CHUNK = 16 * 1024
 SECURITY = [{"ApiKeyAuth": []}]
@@ -112,7 +112,7 @@ class BodyParser(FlaskParser):
     """
 
     def load_json(self, req, schema) -> dict:
-        return json_object(read_capped(req.environ, current_app.config["CRAWL_MAX_BYTES"]))
+        return json_object(read_capped(req.environ, current_settings().crawl_max_bytes))
 
     def handle_error(self, error, req, schema, *, error_status_code, error_headers):
         messages = error.messages

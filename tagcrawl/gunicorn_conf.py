@@ -7,12 +7,15 @@ The crawl deadline (``TAGCRAWL_CRAWL_TIMEOUT_S``) stays below ``timeout``.
 """
 import os
 
+from tagcrawl.settings import Settings
+
+_settings = Settings.from_env()  # the app's own defaults: threads and crawl deadline are written once
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+threads = _settings.gunicorn_threads
 os.environ.setdefault("GUNICORN_THREADS", str(threads))
-_crawl_timeout = float(os.environ.get("TAGCRAWL_CRAWL_TIMEOUT_S", "25"))
+_crawl_timeout = _settings.crawl_timeout_s
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", str(int(_crawl_timeout) + 15)))
 graceful_timeout = 30
 # Slow clients (docs/security.md, "Slow clients"): the supported deployment is behind a

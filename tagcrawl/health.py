@@ -6,6 +6,8 @@ answers.  ``/health/ready`` says whether this instance can do its work:
 - ``database``: ``"ok"`` when ``SELECT 1`` succeeds within the database
   timeouts (``dbtimeouts.py``: a hung server fails it in a few seconds),
   else ``"unavailable"``;
+- ``stream``: ``{"batches"}``, the group commits of this worker's stream writer
+  so far (one transaction per batch; rows / batches is the grouping achieved);
 - ``browsers``: this worker's pool, ``{"state", "size", "alive", "idle"}``;
   ``state`` is ``"ok"`` when Chrome and ChromeDriver are found (local) or the
   Selenium Grid's ``/status`` says ready (remote), else ``"unavailable"``.
@@ -27,6 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from .edge import Blueprint, operation
 from .extensions import db
 from .settings import Settings, current_settings
+from .stream.writer import committed_batches
 
 bp = Blueprint("health", __name__, description="Readiness for load balancers.")
 
@@ -34,6 +37,7 @@ bp = Blueprint("health", __name__, description="Readiness for load balancers.")
 READY_SCHEMA = {"type": "object", "required": ["status", "database", "browsers"], "properties": {
     "status": {"type": "integer", "enum": [200, 503]},
     "database": {"type": "string", "enum": ["ok", "unavailable"]},
+    "stream": {"type": "object", "required": ["batches"], "properties": {"batches": {"type": "integer"}}},
     "browsers": {"type": "object", "required": ["state", "size", "alive", "idle"], "properties": {
         "state": {"type": "string", "enum": ["ok", "unavailable"]}, "size": {"type": "integer"},
         "alive": {"type": "integer"}, "idle": {"type": "integer"}}}}}
@@ -90,7 +94,8 @@ def ready():
     settings = current_settings()
     database, browsers = database_state(), browser_state(settings)
     status = 200 if database == "ok" and browsers["state"] == "ok" else 503
-    response = jsonify({"status": status, "database": database, "browsers": browsers})
+    response = jsonify({"status": status, "database": database,
+                        "stream": {"batches": committed_batches(current_app)}, "browsers": browsers})
     response.status_code = status
     if status == 503:
         response.headers["Retry-After"] = str(settings.stream_retry_after_s)

@@ -4,12 +4,12 @@ and signing secret, grants of customers' events, revocation).  Registered by
 from __future__ import annotations
 
 import click
-from flask import current_app
 from flask.cli import AppGroup
 
 from .apikeys import create_key
 from .extensions import db
 from .models import ApiKey, by_name, utcnow
+from .settings import current_settings
 
 keys = AppGroup("keys", help="API keys for the crawl API.")
 
@@ -36,7 +36,7 @@ def _check_webhook_url(url: str | None) -> None:
 
     if url is None:
         return
-    refusal = url_refusal(url, current_app.config.get("ALLOW_PRIVATE_TARGETS", False))
+    refusal = url_refusal(url, current_settings().allow_private_targets)
     if refusal:
         raise click.BadParameter(f"refused webhook URL: {refusal}", param_hint="--webhook-url")
 

@@ -40,6 +40,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import STRATEGIES
 
 from .errors import ApiError, error_message
+from .settings import current_settings, settings_of
 
 STRATEGY = "sliding-window-counter"
 EXTENSION = "tagcrawl_limiter"
@@ -67,12 +68,12 @@ def crawl_key() -> str:
 
 def crawl_limit() -> str:
     """The crawl view's limit: the app's ``RATELIMIT_CRAWL`` (``limits`` notation)."""
-    return current_app.config["RATELIMIT_CRAWL"]
+    return current_settings().ratelimit_crawl
 
 
 def crawl_limit_off() -> bool:
     """True when ``RATELIMIT_CRAWL`` is empty (no limit)."""
-    return not current_app.config["RATELIMIT_CRAWL"]
+    return not current_settings().ratelimit_crawl
 
 
 #: Blueprints whose views count with their own limit (``check_stream_limit``), never with Flask-Limiter.
@@ -224,7 +225,7 @@ def init_app(app: Flask) -> Limiter:
     instance (also in ``app.extensions["tagcrawl_limiter"]``); the stream limit
     is in ``app.extensions["tagcrawl_stream_limit"]`` (absent when off).
     """
-    limiter = Limiter(key_func=crawl_key, storage_uri=app.config["RATELIMIT_STORAGE_URL"] or "memory://",
+    limiter = Limiter(key_func=crawl_key, storage_uri=settings_of(app).ratelimit_storage_url or "memory://",
                       strategy=STRATEGY, key_prefix="tagcrawl", headers_enabled=False, swallow_errors=True,
                       in_memory_fallback_enabled=True)
     limiter.init_app(app)
@@ -239,7 +240,7 @@ def init_app(app: Flask) -> Limiter:
         declared = getattr(view, "rate_limit", None)
         if declared is not None:
             app.view_functions[endpoint] = limiter.limit(**declared)(view)
-    stream_limit = app.config["RATELIMIT_STREAM"]
+    stream_limit = settings_of(app).ratelimit_stream
     if stream_limit:
         app.extensions[STREAM_EXTENSION] = StreamLimit(stream_limit, limiter.storage)
     app.register_error_handler(RateLimitExceeded, _too_many)

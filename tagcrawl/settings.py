@@ -105,6 +105,8 @@ class Settings:
     ratelimit_crawl: str = field(default="60/minute", metadata={"empty": True})
     ratelimit_stream: str = field(default="6000/minute", metadata={"empty": True})
     ratelimit_storage_url: str = "memory://"
+    #: Python logging level of the service's own loggers.
+    log_level: str = "INFO"
 
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))
@@ -140,9 +142,6 @@ class Settings:
         changes = {k.lower(): v for k, v in overrides.items() if k.lower() in names}
         return dataclasses.replace(self, **changes) if changes else self
 
-    def as_config(self) -> dict:
-        """The settings as Flask config keys (``CRAWL_TIMEOUT_S: 25.0``), for ``app.config``."""
-        return {f.name.upper(): getattr(self, f.name) for f in fields(self)}
 
 
 def _parse(f, raw: str):

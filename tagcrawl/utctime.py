@@ -1,5 +1,5 @@
 """Times in UTC (core), shared by the query schemas (``schemas.queries``) and
-the stored events' filters (``stream.events``)."""
+the stored events' filters (``stream.events``), and the app's clock."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -15,3 +15,13 @@ def to_utc(moment: datetime) -> datetime:
         return moment.astimezone(timezone.utc)
     except OverflowError:
         return datetime.min.replace(tzinfo=timezone.utc)
+
+
+#: ``app.extensions`` key of the app's clock (``create_app(clock=...)``).
+CLOCK_KEY = "tagcrawl.clock"
+
+
+def app_now(app) -> datetime:
+    """Aware UTC now by the Flask ``app``'s clock (``create_app(clock=...)``;
+    tests pass a fixed one, the default is the system clock)."""
+    return app.extensions[CLOCK_KEY]()

@@ -28,6 +28,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..edge import Blueprint, operation, read_capped
 from ..errors import ApiError
 from ..ratelimits import check_stream_limit
+from ..settings import current_settings, settings_of
+from ..utctime import app_now
 from .body import check_content_type, parse_object, validate_event
 from .origins import host_allowed, request_origin
 from .normalize import normalize
@@ -39,13 +41,8 @@ bp = Blueprint("stream", __name__, description="Event ingestion.")
 PREFLIGHT_MAX_AGE_S = 7200
 
 
-def _clock():
-    """The app's clock (``create_app(clock=...)``, default ``models.utcnow``): aware UTC now."""
-    return current_app.extensions["tagcrawl.clock"]()
-
-
 def _unavailable(reason: str) -> ApiError:
-    retry = str(current_app.config.get("STREAM_RETRY_AFTER_S", 5))
+    retry = str(current_settings().stream_retry_after_s)
     return ApiError(503, f"Event not stored: {reason} Retry later.", {"Retry-After": retry})
 
 
@@ -108,13 +105,12 @@ def accept_event() -> dict:
         ApiError: 413, 415, 400, 429, 401, 403, or 503 when the token cannot
             be looked up (database down).
     """
-    config = current_app.config
-    data = read_capped(request.environ, config["STREAM_MAX_BYTES"])
+    data = read_capped(request.environ, current_settings().stream_max_bytes)
     check_content_type(request.headers.get("Content-Type"))
     body = parse_object(data)
     check_stream_limit(body.get("t"))
     event = validate_event(body)
-    now = _clock()
+    now = app_now(current_app)
     try:
         info = lookup_token(event["t"])
     except SQLAlchemyError:
@@ -150,7 +146,7 @@ def ingest():
     row = accept_event()
     app = current_app._get_current_object()
     try:
-        get_writer(app).submit(row, app.config.get("STREAM_ACK_TIMEOUT_S", 10.0))
+        get_writer(app).submit(row, settings_of(app).stream_ack_timeout_s)
     except StoreUnavailable as exc:
         raise _unavailable("the database could not commit it.") from exc
     return no_content()

@@ -73,9 +73,22 @@ def event_time(tm: float | None, received_at: datetime) -> tuple[int | None, dat
 def decoded_consent(cn: str | None) -> dict | None:
     """The consent state ``cn`` decoded: ``{"tcf": TCString.summary()}`` for a
     TC string, ``{"us_privacy": {string, notice, opt_out_sale, lspa}}`` for a
-    US Privacy string, else None (the raw value stays in ``consent_state``)."""
+    US Privacy string, else None (the raw value stays in ``consent_state``).
+
+    A site sends the same few strings with every event, so the last
+    ``CONSENT_CACHE_SIZE`` decodings are kept: the dict returned is shared
+    between the rows that carry the same ``cn`` and is never changed."""
     if not isinstance(cn, str) or not cn:
         return None
+    return _decode_consent(cn)
+
+
+#: Distinct ``cn`` values whose decoding the stream keeps (per process).
+CONSENT_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=CONSENT_CACHE_SIZE)
+def _decode_consent(cn: str) -> dict | None:
     decoded = tcf.try_decode(cn) if cn[:1] == "C" else None
     if decoded is not None:
         return {"tcf": decoded.summary()}

@@ -25,6 +25,7 @@ from cachetools import TTLCache
 from flask import current_app
 
 from ..extensions import db
+from ..settings import current_settings
 from ..models import AllowedDomain, Customer, IngestToken, by_name, utcnow
 from .origins import normalize_pattern
 
@@ -67,7 +68,7 @@ class LookupCache:
 def _cache() -> LookupCache:
     cache = current_app.extensions.get(_EXTENSION)
     if cache is None:
-        ttl = max(0.0, min(float(current_app.config["TOKEN_CACHE_S"]), CACHE_TTL_MAX_S))
+        ttl = max(0.0, min(current_settings().token_cache_s, CACHE_TTL_MAX_S))
         cache = current_app.extensions.setdefault(_EXTENSION, LookupCache(ttl))
     return cache
 

@@ -29,6 +29,7 @@ import time
 from flask import Flask
 
 from ..extensions import db
+from ..settings import settings_of
 from .inserts import lost_database, make_inserter
 
 log = logging.getLogger(__name__)
@@ -179,6 +180,13 @@ def _reset_after_fork() -> None:
 os.register_at_fork(after_in_child=_reset_after_fork)
 
 
+def committed_batches(app: Flask) -> int:
+    """Batches this process's writer committed so far (0 before its first row);
+    reported by ``GET /health/ready`` (``stream.batches``).  Never creates a writer."""
+    writer = app.extensions.get("tagcrawl.stream.writers", {}).get(os.getpid())
+    return writer.batches if writer is not None else 0
+
+
 def get_writer(app: Flask) -> GroupWriter:
     """The writer of ``app`` in this process (created on first use).
 
@@ -196,8 +204,8 @@ def get_writer(app: Flask) -> GroupWriter:
                     writers.clear()
                     with app.app_context():
                         db.engine.dispose(close=False)
-                writer = GroupWriter(app, app.config.get("STREAM_BATCH_SIZE", 100),
-                                     app.config.get("STREAM_BATCH_WAIT_MS", 10) / 1000.0,
-                                     app.config.get("GUNICORN_THREADS", 4))
+                settings = settings_of(app)
+                writer = GroupWriter(app, settings.stream_batch_size, settings.stream_batch_wait_ms / 1000.0,
+                                     settings.gunicorn_threads)
                 writers[pid] = writer
     return writer

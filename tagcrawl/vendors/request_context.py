@@ -67,6 +67,10 @@ class RequestContext:
         base: ``;k=v`` path parameters updated with the query.
         headers: request headers (``{}`` when not a dict).
         body: the decoded body (``decode.Body``), decoded on first access.
+
+    Embedded JSON (a base64/JSON parameter, JSON in a form field) is decoded
+    once per request too (``embedded_json``, ``form_json``), however many
+    patterns read it.
     """
 
     def __init__(self, req: Request):
@@ -85,6 +89,8 @@ class RequestContext:
         self.base.update(self.query)
         self.headers = req.headers if isinstance(req.headers, dict) else {}
         self._body: decode.Body | None = None
+        self._embedded: dict[str, tuple[Any, dict[str, str]] | None] = {}
+        self._form_json: tuple[Any, dict[str, str]] | None | bool = False  # False: not looked at yet
 
     @property
     def body(self) -> decode.Body:
@@ -95,6 +101,27 @@ class RequestContext:
             text = encodings.body_text(self.req.post_data, self.headers)
             self._body = decode.decode_body(text, encodings.header(self.headers, "content-type"))
         return self._body
+
+    def embedded_json(self, value: str) -> tuple[Any, dict[str, str]] | None:
+        """``(document, flattened params)`` of a parameter holding JSON (plain,
+        base64 or base64url: ``decode.decode_embedded_json``), or None; once per value."""
+        if value not in self._embedded:
+            doc = decode.decode_embedded_json(value)
+            self._embedded[value] = None if doc is None else (doc, decode.flatten(doc))
+        return self._embedded[value]
+
+    def form_json(self) -> tuple[Any, dict[str, str]] | None:
+        """``(document, flattened params)`` of the first form field (of the first 50)
+        holding a JSON object or list, or None; computed once."""
+        if self._form_json is False:
+            self._form_json = None
+            for value in list(self.body.params.values())[:50]:
+                if value[:1] in ("{", "["):
+                    doc = decode.parse_json(value)
+                    if isinstance(doc, (dict, list)):
+                        self._form_json = (doc, decode.flatten(doc))
+                        break
+        return self._form_json
 
 
 class Candidate:
@@ -130,23 +157,18 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
     for k, v in body.params.items():
         params.setdefault(k, v)
     doc = body.json
+    found = None
     for name in p.embedded:
         if name in params:
-            emb = decode.decode_embedded_json(params[name])
-            if emb is not None:
-                doc = emb
-                for k, v in decode.flatten(emb).items():
-                    params.setdefault(k, v)
+            found = ctx.embedded_json(params[name])
+            if found is not None:
                 break
-    if doc is None and body.kind in ("form", "multipart"):  # JSON inside a form field
-        for value in list(body.params.values())[:50]:
-            if value[:1] in ("{", "["):
-                emb = decode.parse_json(value)
-                if isinstance(emb, (dict, list)):
-                    doc = emb
-                    for k, v in decode.flatten(emb).items():
-                        params.setdefault(k, v)
-                    break
+    if found is None and doc is None and body.kind in ("form", "multipart"):  # JSON inside a form field
+        found = ctx.form_json()
+    if found is not None:
+        doc = found[0]
+        for k, v in found[1].items():
+            params.setdefault(k, v)
     if p.split == "lines" and body.lines:
         out = []
         for line in body.lines:

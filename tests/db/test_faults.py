@@ -14,6 +14,7 @@ from werkzeug.serving import make_server
 from tagcrawl.extensions import db
 
 from tests.support.stream_support import count_rows, issued, minimal, post_event, stored
+from tagcrawl.settings import settings_of
 
 FIXTURES = (issued,)
 
@@ -86,7 +87,7 @@ def test_crawl_bodies_in_other_formats_get_422(app, client, api_key, content_typ
 
 @pytest.mark.postgres
 def test_oversized_crawl_bodies_get_413_with_or_without_content_length(app, client, api_key):
-    limit = app.config["CRAWL_MAX_BYTES"]
+    limit = settings_of(app).crawl_max_bytes
     big = json.dumps({"url": "https://shop.example/", "session_id": None, "user": {"pad": "x" * limit}}).encode()
     assert _crawl_post(client, api_key, big).status_code == 413
     server = make_server("127.0.0.1", 0, app, threaded=True)  # a real server: chunked uploads
@@ -157,7 +158,7 @@ def test_huge_dt_over_the_body_cap_gets_413(app, client, issued):
 def test_largest_accepted_dt_is_stored_whole(app, client, issued):
     dt = [{"i": i, "s": "é" * 150} for i in range(100)]  # 100 items, just under the 64 KB body cap
     body = json.dumps(minimal(issued, dt=dt), ensure_ascii=False).encode()
-    assert len(body) < app.config["STREAM_MAX_BYTES"]
+    assert len(body) < settings_of(app).stream_max_bytes
     assert post_event(client, body).status_code == 204
     [row] = stored(app)
     assert row.details == dt

@@ -16,6 +16,7 @@ from tagcrawl.models import IngestToken
 
 from tests.support.stream_support import (FIXED_NOW, ORIGIN, URL, FixedClock, count_rows, issued, minimal,
                                   post_event, stored, stream_app)
+from tagcrawl.settings import settings_of
 
 FIXTURES = (issued, stream_app)  # imported for pytest
 
@@ -59,7 +60,7 @@ def _padded(token: str, size: int) -> bytes:
 
 
 def test_body_at_the_limit_is_accepted_and_one_byte_over_is_413(app, client, issued):
-    limit = app.config["STREAM_MAX_BYTES"]
+    limit = settings_of(app).stream_max_bytes
     assert limit == 64 * 1024
     assert post_event(client, _padded(issued, limit)).status_code == 204
     response = post_event(client, _padded(issued, limit + 1))
@@ -80,7 +81,7 @@ def _chunked(client, data: bytes):
 
 
 def test_size_limit_without_content_length(app, client, issued):
-    limit = app.config["STREAM_MAX_BYTES"]
+    limit = settings_of(app).stream_max_bytes
     response = _chunked(client, _padded(issued, limit))
     assert response.status_code == 204
     assert _chunked(client, _padded(issued, limit + 1)).status_code == 413
@@ -100,7 +101,7 @@ def test_chunked_upload_over_a_real_server(app, issued):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        for size, expected in ((app.config["STREAM_MAX_BYTES"], 204), (app.config["STREAM_MAX_BYTES"] + 1, 413)):
+        for size, expected in ((settings_of(app).stream_max_bytes, 204), (settings_of(app).stream_max_bytes + 1, 413)):
             body = _padded(issued, size)
             conn = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=10)
             conn.putrequest("POST", URL)

@@ -180,6 +180,13 @@ def test_concurrent_http_requests(app, issued):
     assert get_writer(app).batches <= 80
 
 
+def test_readiness_reports_the_writers_group_commits(app, issued):
+    client = app.test_client()
+    assert client.get("/health/ready").get_json()["stream"] == {"batches": 0}  # no writer yet: none created
+    assert post_event(client, minimal(issued, e="one")).status_code == 204
+    assert client.get("/health/ready").get_json()["stream"] == {"batches": get_writer(app).batches} == {"batches": 1}
+
+
 # --- PgInserter: COPY text format round trip ------------------------------------------------
 
 #: Strings that COPY's text format must escape or could confuse (all <= 16 characters).

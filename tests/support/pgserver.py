@@ -2,7 +2,9 @@
 
 ``PgServer.start()`` runs initdb on a temporary directory and starts the
 server on a free loopback port; ``stop()``/``start_again()`` let fault tests
-take the database away mid-test.  As root, the server runs as the ``postgres``
+take the database away mid-test.  Tests run it with ``fsync=off`` (speed);
+``PgServer(durable=True)`` keeps PostgreSQL's production settings
+(``fsync=on``, ``synchronous_commit=on``) and is what the benchmarks use.  As root, the server runs as the ``postgres``
 user (PostgreSQL refuses to run as root).
 """
 from __future__ import annotations
@@ -31,7 +33,10 @@ def _free_port() -> int:
 
 
 class PgServer:
-    def __init__(self):
+    """One cluster; ``durable``: fsync and synchronous commit on (benchmarks), else fsync off."""
+
+    def __init__(self, durable: bool = False):
+        self.durable = durable
         self.bin = pg_bin()
         if self.bin is None:
             raise RuntimeError("PostgreSQL server binaries not found (apt-get install postgresql)")
@@ -62,7 +67,8 @@ class PgServer:
         return self
 
     def start_again(self) -> None:
-        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        durability = "-c fsync=on -c synchronous_commit=on" if self.durable else "-c fsync=off"
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 {durability} -c max_connections=200"
         self._run("pg_ctl", "-D", self.data, "-o", opts, "-l", os.path.join(self.dir, "log"), "-w", "start")
 
     def stop(self, mode: str = "immediate") -> None:
@@ -78,6 +84,21 @@ class PgServer:
             cur.execute(f'CREATE DATABASE "{name}"')
         conn.close()
         return self.url(name)
+
+    def durability(self) -> str:
+        """``"fsync=on synchronous_commit=on"`` as the running server reports them (``SHOW``)."""
+        import psycopg2
+
+        conn = psycopg2.connect(self.url().replace("+psycopg2", ""))
+        try:
+            with conn.cursor() as cur:
+                values = []
+                for name in ("fsync", "synchronous_commit"):
+                    cur.execute(f"SHOW {name}")
+                    values.append(f"{name}={cur.fetchone()[0]}")
+        finally:
+            conn.close()
+        return " ".join(values)
 
     def destroy(self) -> None:
         try:
