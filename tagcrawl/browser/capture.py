@@ -1,15 +1,13 @@
 """The capture hub of one crawl, across every target of its browser context.
 
-Fed by ``CDPConnection`` events (on the reader thread).  It configures every
-target that auto-attach reports (page, same-site and out-of-process iframes,
-dedicated/shared/service workers), follows the main document (status, error,
-navigations the page starts itself) and tracks activity (in-flight requests,
-pending short JS timers, DOM mutations) so that ``wait_quiet`` can return as
-soon as the page is idle.  The instruments are collectors
-(``tagcrawl/collectors``): the hub sends each one's ``add_target`` commands
-to every target and dispatches the CDP events to their ``events`` handlers;
-an exception in one collector is logged and recorded in ``failures`` and
-stops neither the hub nor the others.
+Fed by ``CDPConnection`` events (reader thread), it configures every target
+auto-attach reports (page, same-site and out-of-process iframes, dedicated/
+shared/service workers), follows the main document (status, error, the page's
+own navigations) and tracks activity (requests, short JS timers, DOM
+mutations) for ``wait_quiet``.  It sends each collector's (``tagcrawl/
+collectors``) ``add_target`` commands to every target and dispatches CDP
+events to their ``events``; a failing collector is logged and recorded in
+``failures`` and stops neither the hub nor the others.
 """
 from __future__ import annotations
 
@@ -46,6 +44,18 @@ class Target:
     type: str
     url: str | None = None
     parent: str | None = None
+
+
+def binding_message(params: dict):
+    """The JSON message of a ``Runtime.bindingCalled`` event of the page hooks'
+    binding (``{"timers": n, "late": n, "w": id}``, ``{"dl": value}``, ``{}``
+    for a DOM mutation), or None for another binding or a payload that is no JSON."""
+    if params.get("name") != BINDING:
+        return None
+    try:
+        return json.loads(params.get("payload") or "{}")
+    except ValueError:
+        return None
 
 
 def guarded(collector, failures: dict[str, str], what: str, call, *args, default=None):
@@ -250,11 +260,8 @@ class NetworkCapture(FrameTracking):
     def _binding(self, params: dict, session: str | None) -> None:
         """The page hooks' activity messages: pending timers, DOM mutations,
         dataLayer pushes (the dataLayer collector records those)."""
-        if params.get("name") != BINDING:
-            return
-        try:
-            message = json.loads(params.get("payload") or "{}")
-        except ValueError:
+        message = binding_message(params)
+        if message is None:
             return
         with self._cond:
             if "timers" in message:

@@ -14,6 +14,9 @@ from .guards import DialogGuard, PageSizeGuard, RequestGuard
 from .network import NetworkCollector
 from .screenshots import ScreenshotCollector
 
+__all__ = ["Collector", "CookieCollector", "DataLayerCollector", "DialogGuard", "NetworkCollector", "PageSizeGuard",
+           "RequestGuard", "ScreenshotCollector", "guarded", "standard"]
+
 
 def standard(guard: Callable[[str], str | None] | None = None, page_max_bytes: int | None = None,
              save_screenshot: Callable[[bytes], str] | None = None) -> list[Collector]:

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..browser.capture import guarded  # noqa: F401  (re-exported: the one wrapper of collector calls)
+from ..browser.capture import guarded  # the one wrapper of collector calls
+
+__all__ = ["Collector", "Command", "Handler", "guarded"]
 
 #: One CDP command to send to a target: ``(method, params or None)``.
 Command = tuple[str, "dict | None"]

@@ -3,9 +3,7 @@ frames, as the page hooks report it (``browser/page_hooks.js`` calls the
 ``__tcActivity`` binding with ``{"dl": <pushed value>}``)."""
 from __future__ import annotations
 
-import json
-
-from ..browser.capture import BINDING
+from ..browser.capture import binding_message
 from .base import Collector
 
 
@@ -20,12 +18,7 @@ class DataLayerCollector(Collector):
         self.events = {"Runtime.bindingCalled": self._binding}
 
     def _binding(self, params: dict, _session: str | None) -> None:
-        if params.get("name") != BINDING:
-            return
-        try:
-            message = json.loads(params.get("payload") or "{}")
-        except ValueError:
-            return
+        message = binding_message(params)
         if isinstance(message, dict) and "dl" in message:
             with self.hub.cond:
                 self.pushes.append(message["dl"])
