@@ -94,6 +94,8 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
         report.message = report.error.message
     report.time_taken = int((time.monotonic() - started) * 1000)
     log.info("crawl %s %s: %d ms (%s)", report.session_id, request["url"], report.time_taken, timings.summary())
+    if ctx.failures:  # their parts are missing from the report
+        log.warning("crawl %s: collectors failed: %s", report.session_id, ctx.failures)
     return CrawlOutcome(report=report, hits=ctx.hits, requests=ctx.requests, timings=timings)
 
 
