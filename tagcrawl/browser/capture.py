@@ -1,26 +1,25 @@
-"""Network capture for one crawl, across every target of its browser context.
+"""The capture hub of one crawl, across every target of its browser context.
 
-Fed by ``CDPConnection`` events (on the reader thread).  It configures every
-target that auto-attach reports (page, same-site and out-of-process iframes,
-dedicated/shared/service workers), records each request with its POST body,
-and tracks activity (in-flight requests, pending short JS timers, DOM
-mutations) so that ``wait_quiet`` can return as soon as the page is idle.
+Fed by ``CDPConnection`` events (reader thread), it configures every target
+auto-attach reports (page, same-site and out-of-process iframes, dedicated/
+shared/service workers), follows the main document (status, error, the page's
+own navigations) and tracks activity (requests, short JS timers, DOM
+mutations) for ``wait_quiet``.  It sends each collector's (``tagcrawl/
+collectors``) ``add_target`` commands to every target and dispatches CDP
+events to their ``events``; a failing collector is logged and recorded in
+``failures`` and stops neither the hub nor the others.
 """
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..egress.status import egress_error
-from ..vendors.types import Request
 from .emulation import worker_setup_commands
 from .frames import FrameTracking
-from .postdata import decode_entries, text_or_bytes
-from .request_guard import RequestGuarding
 
 log = logging.getLogger(__name__)
 
@@ -28,70 +27,119 @@ HOOKS_JS = (Path(__file__).with_name("page_hooks.js")).read_text()
 BINDING = "__tcActivity"
 PAGE_TYPES = {"page", "iframe"}
 WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
-#: Pauses every request of a target for the request guard (``request_guard.py``).
-FETCH_ENABLE = ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
 
 
-#: JavaScript dialogs (alert, confirm, prompt) one crawl tolerates; past it the
-#: page is hostile: its script is terminated and the crawl fails.
-DIALOG_LIMIT = 20
+@dataclass(frozen=True)
+class Target:
+    """A target of the crawl's context, as ``Collector.add_target`` gets it.
+
+    Attributes:
+        session: its flattened CDP session id.
+        type: "page", "iframe", "worker", "shared_worker" or "service_worker".
+        url: its URL when attached.
+        parent: the session id of the target that attached it, or None.
+    """
+
+    session: str
+    type: str
+    url: str | None = None
+    parent: str | None = None
 
 
-class NetworkCapture(RequestGuarding, FrameTracking):
-    """Requests and activity of one browser context.
+def binding_message(params: dict):
+    """The JSON message of a ``Runtime.bindingCalled`` event of the page hooks'
+    binding (``{"timers": n, "late": n, "w": id}``, ``{"dl": value}``, ``{}``
+    for a DOM mutation), or None for another binding or a payload that is no JSON."""
+    if params.get("name") != BINDING:
+        return None
+    try:
+        return json.loads(params.get("payload") or "{}")
+    except ValueError:
+        return None
+
+
+def guarded(collector, failures: dict[str, str], what: str, call, *args, default=None):
+    """Run ``call(*args)`` for ``collector``; on an exception, log it, record
+    ``failures[collector.name] = "<what>: <error>"`` (the first one) and return
+    ``default``: one collector failing never stops the others."""
+    try:
+        return call(*args)
+    except Exception as exc:
+        log.exception("collector %s failed in %s", collector.name, what)
+        failures.setdefault(collector.name, f"{what}: {exc.__class__.__name__}: {exc}")
+        return default
+
+
+class NetworkCapture(FrameTracking):
+    """Targets, main document and activity of one browser context; dispatches
+    CDP events to the crawl's collectors.
 
     Args:
-        cdp: the browser-level ``CDPConnection`` (set via ``bind``).
         context_id: the ``browserContextId`` to follow; other targets are ignored.
         page_setup: extra CDP commands ``[(method, params)]`` sent to each page
-            and iframe session before it resumes (locale, timezone, user agent).
-        request_guard: ``fn(url) -> reason | None``; when given, requests are
-            paused (Fetch domain) and those with a reason are failed.
-        timer_horizon_ms: timers up to this delay count as pending activity.
+            and iframe session before it resumes (locale, timezone, user agent);
+            workers get their subset.
+        timer_horizon_ms, late_horizon_ms: timers up to these delays count as
+            pending activity / as late work (``page_hooks.js``).
+        collectors: ``tagcrawl.collectors.base.Collector`` objects; each gets
+            ``hub`` set to this capture.
+    Attributes:
+        main_status, main_error: HTTP status / network error of the main document.
+        main_request: ``(session, requestId)`` of the main document, or None.
+        failures: collector name -> what failed (``collectors.base.guarded``).
     """
 
     def __init__(self, context_id: str | None = None, page_setup: list | None = None,
-                 request_guard: Callable[[str], str | None] | None = None, timer_horizon_ms: int = 4000,
-                 late_horizon_ms: int = 10500):
+                 timer_horizon_ms: int = 4000, late_horizon_ms: int = 10500, collectors=()):
         super().__init__()
         self.cdp = None
         self.context_id = context_id
         self.page_setup = page_setup or []
-        self.request_guard = request_guard
         self.hooks_js = HOOKS_JS.replace("__HORIZON__", str(int(timer_horizon_ms))).replace(
             "__LATE__", str(int(late_horizon_ms)))
-        self.requests: list[Request] = []
-        self.datalayer: list = []
         self.main_status: int | None = None
         self.main_error: str | None = None
-        self.blocked_urls: list[tuple[str, str]] = []
         self.sessions: dict[str, dict] = {}
         self.page_session: str | None = None
         self.page_target: str | None = None
-        self._main_request: tuple | None = None
+        self.main_request: tuple | None = None
         self._shown: tuple | None = None  # (request key, status) of the document shown before a later navigation
-        self.main_blocked: tuple[str, str] | None = None  # (url, reason) when the guard refused the main document
-        # Main-document size cap (PAGE_MAX_BYTES, set by the crawl service): bytes
-        # received per main request; past the cap the load is stopped.
-        self.page_max_bytes: int | None = None
-        self.page_too_large = False
-        self._main_bytes: dict[tuple, int] = {}
-        self.dialogs, self.dialog_storm = 0, False
-        self._pending_bodies: dict[tuple, dict] = {}
-        self._guard_executor = None
+        self._requests_seen = 0
+        self.collectors = list(collectors)
+        self.failures: dict[str, str] = {}
+        self._dispatch: dict[str, list] = {}
+        for collector in self.collectors:
+            collector.hub = self
+            for method, handler in collector.events.items():
+                self._dispatch.setdefault(method, []).append((collector, handler))
 
     # -- wiring -------------------------------------------------------------
+    @property
+    def cond(self):
+        """The hub's lock and condition variable (collectors notify waiters with it)."""
+        return self._cond
+
     def bind(self, cdp) -> None:
         self.cdp = cdp
 
+    def collector(self, name: str):
+        """The collector called ``name``, or None."""
+        return next((c for c in self.collectors if c.name == name), None)
+
     def on_event(self, method: str, params: dict, session_id: str | None) -> None:
-        """CDP event dispatcher (reader thread; never waits for replies)."""
+        """CDP event dispatcher (reader thread; never waits for replies): the
+        hub's own handler, then each collector's, each one guarded."""
         handler = self._HANDLERS.get(method)
         if handler is not None:
             handler(self, params, session_id)
+        for collector, handler in self._dispatch.get(method, ()):
+            self._guarded(collector, method, handler, params, session_id)
+
+    def _guarded(self, collector, what: str, call, *args, default=None):
+        return guarded(collector, self.failures, what, call, *args, default=default)
 
     def _pending_work(self) -> bool:
-        return bool(self._pending_bodies)
+        return any(self._guarded(c, "busy", c.busy, default=False) for c in self.collectors)
 
     # -- targets --------------------------------------------------------------
     def _attached(self, params: dict, parent: str | None) -> None:
@@ -115,8 +163,8 @@ class NetworkCapture(RequestGuarding, FrameTracking):
             send("Runtime.addBinding", {"name": BINDING})
             send("Page.addScriptToEvaluateOnNewDocument", {"source": self.hooks_js, "runImmediately": True})
             send("Runtime.enable")
-        if self.request_guard is not None:
-            send(*FETCH_ENABLE)
+        for method, method_params in self._collector_setup(Target(session, kind, info.get("url"), parent)):
+            send(method, method_params)
         send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True})
         send("Runtime.runIfWaitingForDebugger")
         self._touch()
@@ -127,11 +175,19 @@ class NetworkCapture(RequestGuarding, FrameTracking):
         worker subset for workers."""
         return self.page_setup if kind in PAGE_TYPES else worker_setup_commands(self.page_setup)
 
+    def _collector_setup(self, target: Target) -> list:
+        """Every collector's ``add_target`` commands for ``target``, in collector order."""
+        commands = []
+        for collector in self.collectors:
+            commands += self._guarded(collector, "add_target", collector.add_target, target, default=[]) or []
+        return commands
+
     def adopt(self, spare: "NetworkCapture", cdp) -> None:
         """Take over a spare context's capture (``spare.py``): its DevTools
-        connection, targets and frame contexts; then apply this crawl's page
-        setup (user agent, Client Hints, locale, timezone) and request guard to
-        the targets already attached.  The spare has loaded nothing."""
+        connection, targets and frame contexts; then send this crawl's page
+        setup (user agent, Client Hints, locale, timezone) and its collectors'
+        target commands to the targets already attached.  The spare has
+        loaded nothing."""
         self.cdp = cdp
         cdp.on_event = self.on_event
         with spare._cond, self._cond:
@@ -142,9 +198,14 @@ class NetworkCapture(RequestGuarding, FrameTracking):
         for session, info in list(self.sessions.items()):
             for method, method_params in self._setup_for(info["type"]):
                 cdp.send(method, method_params, session)
-            if self.request_guard is not None:
-                cdp.send(*FETCH_ENABLE, session)
+            for method, method_params in self._collector_setup(Target(session, info["type"], info.get("url"),
+                                                                      info.get("parent"))):
+                cdp.send(method, method_params, session)
         self._touch()
+
+    def target_url(self, session: str | None) -> str | None:
+        """The URL a target had when it attached, or None."""
+        return self.sessions.get(session, {}).get("url")
 
     def _detached(self, params: dict, _session: str | None) -> None:
         gone = params.get("sessionId")
@@ -154,7 +215,7 @@ class NetworkCapture(RequestGuarding, FrameTracking):
             self._forget_session(gone)
             self._cond.notify_all()
 
-    # -- network --------------------------------------------------------------
+    # -- main document and activity --------------------------------------------
     def _request(self, params: dict, session: str | None) -> None:
         request = params.get("request", {})
         url = request.get("url", "")
@@ -162,105 +223,52 @@ class NetworkCapture(RequestGuarding, FrameTracking):
         if not url.startswith(("http:", "https:")):
             return
         resource_type = params.get("type", "Other")
-        # raw bytes first: postData is lossy for a binary (e.g. gzip) body
-        body = decode_entries(request["postDataEntries"]) if request.get("postDataEntries") else None
-        if body is None:
-            body = request.get("postData")
-        frame_url = params.get("documentURL") or self.sessions.get(session, {}).get("url")
-        record = dict(url=url, method=request.get("method", "GET"), post_data=body,
-                      resource_type=resource_type.lower(), frame_url=frame_url,
-                      timestamp=(params.get("wallTime") or time.time()) * 1000.0,
-                      headers=dict(request.get("headers") or {}))
         with self._cond:
-            self._note_request(key[1], url, resource_type, session, record["method"])
+            self._requests_seen += 1
+            self._note_request(key[1], url, resource_type, session, request.get("method", "GET"))
             if resource_type == "Document":
                 self._navigations[key[1]] = params.get("frameId")
-            if resource_type == "Document" and params.get("frameId") == self.page_target and key != self._main_request:
+            if resource_type == "Document" and params.get("frameId") == self.page_target and key != self.main_request:
                 if self.main_status is not None:  # a document is shown: the page navigates on its own
-                    self._shown = (self._main_request, self.main_status)
-                self._main_request, self.main_status, self.main_error = key, None, None
-            if body is None and request.get("hasPostData"):
-                self._pending_bodies[key] = record
-            else:
-                self.requests.append(Request(**record))
-            self._cond.notify_all()
-        if key in self._pending_bodies:
-            future = self.cdp.send("Network.getRequestPostData", {"requestId": key[1]}, session)
-            future.add_done_callback(lambda f, k=key: self._body_arrived(k, f))
-
-    def _body_arrived(self, key: tuple, future) -> None:
-        with self._cond:
-            record = self._pending_bodies.pop(key, None)
-            if record is None:
-                return
-            try:
-                result = future.result().get("result", {})
-                data = result.get("postData")
-                record["post_data"] = (text_or_bytes(base64.b64decode(data)) if result.get("base64Encoded")
-                                       and isinstance(data, str) else data)
-            except Exception:
-                pass
-            self.requests.append(Request(**record))
+                    self._shown = (self.main_request, self.main_status)
+                self.main_request, self.main_status, self.main_error = key, None, None
             self._cond.notify_all()
 
     def _response(self, params: dict, session: str | None) -> None:
-        if (session, params.get("requestId")) == self._main_request:
+        if (session, params.get("requestId")) == self.main_request:
             response = params.get("response", {})
             self.main_status = response.get("status")
             # An answer of the egress proxy's own (refusal, unreachable server) is a network error.
             self.main_error = self.main_error or egress_error(response.get("headers") or {})
         self._touch(activity=False)
 
-    def _data(self, params: dict, session: str | None) -> None:
-        """Count the main document's bytes; past ``page_max_bytes``, stop loading it."""
-        key = (session, params.get("requestId"))
-        if not self.page_max_bytes or key != self._main_request or self.page_too_large:
-            return
-        self._main_bytes[key] = self._main_bytes.get(key, 0) + int(params.get("dataLength") or 0)
-        if self._main_bytes[key] > self.page_max_bytes:
-            self.page_too_large = True
-            self.cdp.send("Page.stopLoading", None, session)
-
-    def _finished(self, params: dict, session: str | None) -> None:
+    def note_finished(self, params: dict, session: str | None) -> None:
+        """A request ended (``Network.loadingFinished`` / ``loadingFailed``
+        params, or a guard's refusal: ``{requestId, errorText}``)."""
         with self._cond:
             self._note_finished(params.get("requestId"))
             self._navigations.pop(params.get("requestId"), None)
-            if (session, params.get("requestId")) == self._main_request and params.get("errorText"):
+            if (session, params.get("requestId")) == self.main_request and params.get("errorText"):
                 if self._shown is not None:
                     # A navigation the page started (a link, a cross-origin <a download>) failed
                     # or was refused: the document already shown stays, the crawl goes on.
-                    self._main_request, self.main_status = self._shown
+                    self.main_request, self.main_status = self._shown
                 else:
                     self.main_error = params["errorText"]
             self._cond.notify_all()
 
-    # -- page signals --------------------------------------------------------------
     def _binding(self, params: dict, session: str | None) -> None:
-        if params.get("name") != BINDING:
-            return
-        try:
-            message = json.loads(params.get("payload") or "{}")
-        except ValueError:
+        """The page hooks' activity messages: pending timers, DOM mutations,
+        dataLayer pushes (the dataLayer collector records those)."""
+        message = binding_message(params)
+        if message is None:
             return
         with self._cond:
-            if "dl" in message:
-                self.datalayer.append(message["dl"])
             if "timers" in message:
                 self._note_timers((session, message.get("w")), int(message["timers"]), int(message.get("late") or 0))
             else:
                 self._last_change = time.monotonic()  # DOM mutation, dataLayer push
             self._cond.notify_all()
-
-    def _dialog(self, _params: dict, session: str | None) -> None:
-        """Dismiss every dialog; past DIALOG_LIMIT, end the page's script too
-        (an endless alert() loop never yields) and wake the crawl's waits."""
-        self.dialogs += 1
-        if self.dialogs >= DIALOG_LIMIT:
-            self.dialog_storm = True
-            self.cdp.send("Runtime.terminateExecution", None, session)
-        self.cdp.send("Page.handleJavaScriptDialog", {"accept": False}, session)
-        if self.dialogs == DIALOG_LIMIT:
-            self.abort()
 
     _HANDLERS = {
         **FrameTracking.FRAME_HANDLERS,
@@ -268,22 +276,22 @@ class NetworkCapture(RequestGuarding, FrameTracking):
         "Target.detachedFromTarget": _detached,
         "Network.requestWillBeSent": _request,
         "Network.responseReceived": _response,
-        "Network.loadingFinished": _finished,
-        "Network.dataReceived": _data,
-        "Network.loadingFailed": _finished,
-        "Fetch.requestPaused": RequestGuarding._paused,
+        "Network.loadingFinished": note_finished,
+        "Network.loadingFailed": note_finished,
         "Runtime.bindingCalled": _binding,
-        "Page.javascriptDialogOpening": _dialog,
     }
 
     def request_count(self) -> int:
-        """Requests captured so far (those whose POST body is being fetched included)."""
+        """HTTP(S) requests sent so far (redirect hops included)."""
         with self._cond:
-            return len(self.requests) + len(self._pending_bodies)
+            return self._requests_seen
 
-    def snapshot(self) -> list[Request]:
-        """Requests captured so far, in the order they were sent."""
-        with self._cond:
-            pending = [Request(**r) for r in self._pending_bodies.values()]
-            return sorted(self.requests + pending, key=lambda r: r.timestamp)
+    def snapshot(self) -> list:
+        """Requests captured so far by the ``requests`` collector (``[]`` without one)."""
+        network = self.collector("requests")
+        return network.snapshot() if network is not None else []
 
+    def close(self) -> None:
+        """End of the crawl: every collector's ``close``."""
+        for collector in self.collectors:
+            self._guarded(collector, "close", collector.close)

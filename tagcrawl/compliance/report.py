@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from ..vendors import find_vendor
 from ..vendors.cookies import cookie_vendor_key
 from . import signals, tcf
+from .parts import Compliance, ConsentSummary, Cookie, PixelConsent
 from .party import party as cookie_party
 
 PHASES = ("before_consent", "after_accept", "after_reject", "no_banner")
@@ -82,9 +83,9 @@ def _first_hits(pixels: list[dict], hits: list) -> list:
     return out
 
 
-def _pixel_signals(pixel: dict, own: list, facts: ConsentFacts) -> list[dict]:
-    """Consent Mode and TCF parameters of a pixel's hits; returns the Google
-    hits that claim granted storage before any consent."""
+def _pixel_signals(pixel: dict, own: list, facts: ConsentFacts, part: PixelConsent) -> list[dict]:
+    """Consent Mode and TCF parameters of a pixel's hits (into ``part``); returns
+    the Google hits that claim granted storage before any consent."""
     flagged, states, tcf_seen = [], [], None
     for hit in own:
         params = hit.params or {}
@@ -100,25 +101,29 @@ def _pixel_signals(pixel: dict, own: list, facts: ConsentFacts) -> list[dict]:
                                     "gcs": mode["gcs"], "gcd": mode["gcd"]})
         tcf_seen = tcf_seen or signals.tcf_params(params)
     if states:
-        pixel["consent_mode"] = states[:10]
+        part.consent_mode = states[:10]
     if tcf_seen:
-        pixel["tcf"] = tcf_seen
+        part.tcf = tcf_seen
     return flagged
 
 
-def annotate_pixels(pixels: list[dict], hits: list, facts: ConsentFacts) -> list[dict]:
-    """Add ``consent`` (phase of the first hit) to each MarketingPixel, and
-    ``consent_mode`` / ``tcf`` where its hits carry them.
+def pixel_consent(pixels: list[dict], hits: list, facts: ConsentFacts) -> tuple[list[PixelConsent], list[dict]]:
+    """The consent part of each MarketingPixel: the phase of its first hit,
+    and ``consent_mode`` / ``tcf`` where its hits carry them.
 
+    Args:
+        pixels: ``vendors.pixels_from_hits`` entries (``{vendor, account_id, ...}``; not changed).
+        hits: every hit of the crawl.
     Returns:
-        the Google hits claiming granted storage before any consent
-        (``[{vendor, account_id, gcs, gcd}]``, one per pixel).
+        (one ``PixelConsent`` per pixel, the Google hits claiming granted
+        storage before any consent: ``[{vendor, account_id, gcs, gcd}]``, one per pixel).
     """
-    flagged = []
+    parts, flagged = [], []
     for pixel, own in zip(pixels, _first_hits(pixels, hits)):
-        pixel["consent"] = facts.phase_at(own[0].timestamp) if own else facts.phase_at(0)
-        flagged += _pixel_signals(pixel, own, facts)[:1]
-    return flagged
+        part = PixelConsent(phase=facts.phase_at(own[0].timestamp) if own else facts.phase_at(0))
+        flagged += _pixel_signals(pixel, own, facts, part)[:1]
+        parts.append(part)
+    return parts, flagged
 
 
 def _expiry(cookie: dict) -> str | None:
@@ -131,7 +136,7 @@ def _expiry(cookie: dict) -> str | None:
         return None
 
 
-def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> list[dict]:
+def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> list[Cookie]:
     """The ``cookies`` list of a CrawlResponse.
 
     Args:
@@ -139,10 +144,7 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
         page_url: the crawled URL (first party = same registrable domain).
         facts: the consent step's facts.
     Returns:
-        ``[{name, domain, party: "first"|"third", session: bool, expires:
-        ISO 8601 UTC or None, phase, vendor: display name or None,
-        stores_consent: the CMP stored the choice in it}]``, sorted by phase
-        order then name.
+        ``Cookie`` entries sorted by phase order, then name and domain.
     """
     page_host = urlsplit(page_url).hostname or ""
     out = []
@@ -152,18 +154,18 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
         vendor = find_vendor(key) if key else None
         party = cookie_party(domain, page_host)
         session = bool(cookie.get("session")) or _expiry(cookie) is None
-        out.append({"name": name, "domain": domain, "party": party, "session": session,
-                    "expires": _expiry(cookie), "phase": facts.cookie_phase((name, cookie.get("domain"))),
-                    "vendor": vendor.name if vendor else None, "stores_consent": name in facts.choice_cookies})
-    out.sort(key=lambda c: (PHASES.index(c["phase"]), c["name"] or "", c["domain"]))
+        out.append(Cookie(name=name, domain=domain, party=party, session=session, expires=_expiry(cookie),
+                          phase=facts.cookie_phase((name, cookie.get("domain"))),
+                          vendor=vendor.name if vendor else None, stores_consent=name in facts.choice_cookies))
+    out.sort(key=lambda c: (PHASES.index(c.phase), c.name or "", c.domain))
     return out
 
 
-def _items(pixels: list[dict], cookies: list[dict], phase: str) -> list[dict]:
+def _items(pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie], phase: str) -> list[dict]:
     items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id")}
-             for p in pixels if p.get("consent") == phase]
-    items += [{"type": "cookie", "vendor": c["vendor"], "name": c["name"], "domain": c["domain"]}
-              for c in cookies if c["phase"] == phase and not c.get("stores_consent")]
+             for p, part in zip(pixels, parts) if part.phase == phase]
+    items += [{"type": "cookie", "vendor": c.vendor, "name": c.name, "domain": c.domain}
+              for c in cookies if c.phase == phase and not c.stores_consent]
     return items
 
 
@@ -185,50 +187,60 @@ def _tcf_entries(frames: list[dict], cookies_raw: list[dict]) -> list[dict]:
     return out
 
 
-def consent_summary(facts: ConsentFacts, pixels: list[dict], cookies: list[dict], cookies_raw: list[dict],
-                    granted_before: list[dict]) -> dict:
-    """The ``consent`` object of a CrawlResponse: ``{cmp, action, button_text,
-    verified, banner, violations, before_consent, granted_before_consent, tcf,
-    us_privacy, gpp}``.  ``violations``: pixels and cookies first seen after a
-    refusal; ``before_consent``: those first seen before any choice
-    (both ``[{type: "pixel"|"cookie", vendor, account_id | name, domain}]``)."""
+def consent_summary(facts: ConsentFacts, pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie],
+                    cookies_raw: list[dict], granted_before: list[dict]) -> ConsentSummary:
+    """The ``consent`` object of a CrawlResponse.  ``violations``: pixels and
+    cookies first seen after a refusal; ``before_consent``: those first seen
+    before any choice."""
     gpp = next((signals.gpp_summary((f.get("gpp") or {}).get("gppString"),
                                     (f.get("gpp") or {}).get("applicableSections"))
                 for f in facts.frames if (f.get("gpp") or {}).get("gppString")), None)
     usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
     usp = usp or signals.decode_usp((gpp or {}).get("us_privacy"))  # GPP's uspv1 section
-    return {"cmp": facts.cmp, "action": facts.action, "button_text": facts.button_text,
-            "verified": facts.verified, "banner": facts.banner,
-            "violations": _items(pixels, cookies, "after_reject"),
-            "before_consent": _items(pixels, cookies, "before_consent"),
-            "granted_before_consent": granted_before,
-            "tcf": _tcf_entries(facts.frames, cookies_raw)[:10],
-            "us_privacy": None if usp is None else {"string": usp.raw, "notice": usp.notice,
-                                                    "opt_out_sale": usp.opt_out_sale, "lspa": usp.lspa},
-            "gpp": gpp}
+    return ConsentSummary(
+        cmp=facts.cmp, action=facts.action, button_text=facts.button_text, verified=facts.verified,
+        banner=facts.banner, violations=_items(pixels, parts, cookies, "after_reject"),
+        before_consent=_items(pixels, parts, cookies, "before_consent"), granted_before_consent=granted_before,
+        tcf=_tcf_entries(facts.frames, cookies_raw)[:10],
+        us_privacy=None if usp is None else {"string": usp.raw, "notice": usp.notice,
+                                             "opt_out_sale": usp.opt_out_sale, "lspa": usp.lspa},
+        gpp=gpp)
 
 
-def build(response: dict, hits: list, cookies_raw: list[dict], page_url: str, facts: ConsentFacts) -> None:
-    """Fill ``response``: ``marketingPixels[*].consent`` (and ``consent_mode``,
-    ``tcf``), ``cookies`` and ``consent``."""
-    pixels = response.get("marketingPixels") or []
-    granted_before = annotate_pixels(pixels, hits, facts)
+def build(pixels: list[dict], hits: list, cookies_raw: list[dict], page_url: str, facts: ConsentFacts) -> Compliance:
+    """The compliance parts of a crawl.
+
+    Args:
+        pixels: ``vendors.pixels_from_hits(hits)`` (not changed).
+        hits: every hit, with ``timestamp`` (epoch ms).
+        cookies_raw: CDP cookies at the end of the crawl.
+        page_url: the crawled URL.
+        facts: what the consent step established.
+    Returns:
+        ``Compliance``: a ``PixelConsent`` per pixel, the ``Cookie`` list, the ``ConsentSummary``.
+    """
+    parts, granted_before = pixel_consent(pixels, hits, facts)
     cookies = cookie_entries(cookies_raw, page_url, facts)
-    response["cookies"] = cookies
-    response["consent"] = consent_summary(facts, pixels, cookies, cookies_raw, granted_before)
+    return Compliance(pixels=parts, cookies=cookies,
+                      consent=consent_summary(facts, pixels, parts, cookies, cookies_raw, granted_before))
 
 
-def rule_items(response: dict) -> list[dict]:
+def rule_items(report) -> list[dict]:
     """What ``Consent`` validation rules match against: ``[{"phase", "names"}]``,
     one per pixel (names: vendor display name, catalog key, account id) and per
-    cookie (names: cookie name, vendor display name and key when known)."""
+    cookie (names: cookie name, vendor display name and key when known).
+
+    Args:
+        report: a ``crawl.report.CrawlReport`` (read: ``marketing_pixels[*]``
+            ``.vendor/.account_id/.consent``, ``cookies[*].name/.vendor/.phase``).
+    """
     items = []
-    for pixel in response.get("marketingPixels") or []:
-        vendor = find_vendor(pixel.get("vendor") or "")
-        names = [pixel.get("vendor"), vendor.key if vendor else None, pixel.get("account_id")]
-        items.append({"phase": pixel.get("consent"), "names": [n for n in names if n]})
-    for cookie in response.get("cookies") or []:
-        vendor = find_vendor(cookie.get("vendor") or "") if cookie.get("vendor") else None
-        names = [cookie.get("name"), cookie.get("vendor"), vendor.key if vendor else None]
-        items.append({"phase": cookie.get("phase"), "names": [n for n in names if n]})
+    for pixel in report.marketing_pixels or []:
+        vendor = find_vendor(pixel.vendor or "")
+        names = [pixel.vendor, vendor.key if vendor else None, pixel.account_id]
+        items.append({"phase": pixel.consent, "names": [n for n in names if n]})
+    for cookie in report.cookies or []:
+        vendor = find_vendor(cookie.vendor or "") if cookie.vendor else None
+        names = [cookie.name, cookie.vendor, vendor.key if vendor else None]
+        items.append({"phase": cookie.phase, "names": [n for n in names if n]})
     return items

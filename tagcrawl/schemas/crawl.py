@@ -1,7 +1,7 @@
 """Crawl side, spec 2.1-2.4: the CrawlRequest and CrawlResponse schemas."""
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, validate, validates_schema
 
 from .coded import CodedSchema
 from .common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
@@ -117,15 +117,13 @@ class PixelTcfSchema(Schema):
 
 
 class MarketingPixelSchema(Schema):
+    """Spec MarketingPixel (dumps ``crawl.report.MarketingPixel``); fields in answer order."""
+
     vendor = fields.String(allow_none=True)
     account_id = fields.String(allow_none=True, metadata={
         "description": "The account id exactly as the page sent it (well-formed ids in canonical form, "
                        "e.g. `AW-` prefix); null when no request of this vendor on the page carried one."})
     page = fields.String(allow_none=True)
-    consent = fields.String(validate=PHASE, metadata={"description": _PHASE_DOC + " Decided by the first hit."})
-    consent_mode = fields.List(fields.Nested(ConsentModeStateSchema), metadata={
-        "description": "Google pixels: each distinct Consent Mode state its hits declared, with the phase."})
-    tcf = fields.Nested(PixelTcfSchema, metadata={"description": "TCF parameters carried by the pixel's hits."})
     warnings = fields.List(fields.String(), metadata={
         "description": "Why the account id is unusual for the vendor (tagcrawl extension, issue 19); empty when it "
                        "looks normal. Sentences: `account id has <n> characters; <ids> have <m>`, `account id lacks "
@@ -133,6 +131,18 @@ class MarketingPixelSchema(Schema):
                        "<id>)`, `account id looks like a placeholder`, `account id looks like a test id`, `account id "
                        "is longer than 200 characters; truncated` (docs/vendors.md).",
         "example": ["account id has 18 characters; TikTok pixel codes have 20"]})
+    consent = fields.String(validate=PHASE, metadata={"description": _PHASE_DOC + " Decided by the first hit."})
+    consent_mode = fields.List(fields.Nested(ConsentModeStateSchema), metadata={
+        "description": "Google pixels: each distinct Consent Mode state its hits declared, with the phase."})
+    tcf = fields.Nested(PixelTcfSchema, metadata={"description": "TCF parameters carried by the pixel's hits."})
+
+    @post_dump
+    def _absent(self, data, **_kwargs):
+        """``consent_mode`` and ``tcf`` appear only when the pixel's hits carried them."""
+        for key in ("consent_mode", "tcf"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class CookieSchema(Schema):
@@ -204,8 +214,8 @@ class ValidationResultSchema(Schema):
 
 
 class ScreenShotUrlsSchema(Schema):
-    screenShotBefore = fields.String(required=True)
-    screenShotAfter = fields.String(required=True)
+    screenShotBefore = fields.String(required=True, attribute="before")
+    screenShotAfter = fields.String(required=True, attribute="after")
 
 
 class ErrorMessageSchema(Schema):
@@ -220,19 +230,22 @@ class HealthCheckResponseSchema(Schema):
 
 
 class CrawlResponseSchema(Schema):
-    """Spec 2.4 CrawlResponse.  ``timeTaken`` is milliseconds."""
+    """Spec 2.4 CrawlResponse.  ``timeTaken`` is milliseconds.  Dumps a
+    ``crawl.report.CrawlReport`` (snake_case attributes); the fields are
+    declared in the order of the JSON answer."""
 
-    sessionId = fields.UUID(allow_none=True)
-    button = fields.Nested(ButtonAttributesSchema, allow_none=True)
-    success = fields.Boolean(dump_default=False)
-    marketingPixels = fields.List(fields.Nested(MarketingPixelSchema), allow_none=True)
+    sessionId = fields.UUID(allow_none=True, attribute="session_id")
     url = fields.String(allow_none=True)
-    cookiesBefore = fields.Integer(allow_none=True)
-    cookiesAfter = fields.Integer(allow_none=True)
-    timeTaken = fields.Integer(allow_none=True)
+    success = fields.Boolean(dump_default=False)
+    button = fields.Nested(ButtonAttributesSchema, allow_none=True)
+    marketingPixels = fields.List(fields.Nested(MarketingPixelSchema), allow_none=True, attribute="marketing_pixels")
+    cookiesBefore = fields.Integer(allow_none=True, attribute="cookies_before")
+    cookiesAfter = fields.Integer(allow_none=True, attribute="cookies_after")
+    timeTaken = fields.Integer(allow_none=True, attribute="time_taken")
     error = fields.Nested(ErrorMessageSchema, allow_none=True)
-    validationResults = fields.List(fields.Nested(ValidationResultSchema), allow_none=True)
-    screenShotUrls = fields.Nested(ScreenShotUrlsSchema, allow_none=True)
+    validationResults = fields.List(fields.Nested(ValidationResultSchema), allow_none=True,
+                                    attribute="validation_results")
+    screenShotUrls = fields.Nested(ScreenShotUrlsSchema, allow_none=True, attribute="screenshots")
     message = fields.String(allow_none=True)
     cookies = fields.List(fields.Nested(CookieSchema), allow_none=True,
                           metadata={"description": "Every cookie at the end, with its consent phase."})

@@ -192,11 +192,12 @@ def test_flush_delivers_what_an_sdk_queued_for_later(crawler, fixture_web, npm_p
 
 def test_polls_heartbeats_streams_and_endless_requests_do_not_hold_the_quiet_wait(browser):
     from tagcrawl.browser.capture import NetworkCapture
+    from tagcrawl.collectors import standard
     from tagcrawl.browser.pool import get_pool
     from tagcrawl.browser.session import CrawlSession
 
     with get_pool(settings(browser)).browser() as handle:
-        capture = NetworkCapture()
+        capture = NetworkCapture(collectors=standard())
         with CrawlSession(handle, capture) as session:
             session.driver.get("https://busy-sdk.example/")
             assert capture.wait_quiet(400, 60_000) is True  # quiet, not the cap

@@ -27,6 +27,7 @@ import pytest
 
 from tagcrawl import create_app
 from tagcrawl.browser.capture import NetworkCapture
+from tagcrawl.collectors import standard
 from tagcrawl.browser.cdp import CDPConnection
 from tagcrawl.browser.driver_factory import build_browser, kill_browser
 from tagcrawl.browser.pool import get_pool
@@ -195,7 +196,7 @@ def test_each_crawl_on_the_grid_gets_a_fresh_browser_context(config, grid, fixtu
 
 def test_capture_through_the_grid_carries_large_devtools_messages(config, fixture_web):
     """A 300 kB POST body (``Network.getRequestPostData``) passes the Grid's CDP proxy whole."""
-    capture = NetworkCapture()
+    capture = NetworkCapture(collectors=standard())
     with get_pool(settings(config)).browser() as handle, CrawlSession(handle, capture) as session:
         session.driver.get("https://grid.example/?big")
         assert capture.wait_quiet(400, 8000)

@@ -293,9 +293,9 @@ def crawl_all(config: dict, requests: dict[str, dict], workers: int = 2) -> dict
     """Run ``run_crawl`` for each ``{key: CrawlRequest}``, ``workers`` at a time
     (the browser pool holds ``POOL_SIZE`` browsers).  The consent step is
     wrapped to record its ``ConsentResult`` per crawl (same thread)."""
-    from tagcrawl.crawl import service
+    from tagcrawl.crawl import service, steps
 
-    real, local = service.handle_consent, threading.local()
+    real, local = steps.handle_consent, threading.local()
 
     def recording(*args, **kwargs):
         local.consent = real(*args, **kwargs)
@@ -305,13 +305,13 @@ def crawl_all(config: dict, requests: dict[str, dict], workers: int = 2) -> dict
         local.consent = None
         return Crawled(service.run_crawl(settings(config), request).response, local.consent)
 
-    service.handle_consent = recording
+    steps.handle_consent = recording
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {key: pool.submit(crawl, request) for key, request in requests.items()}
             return {key: future.result() for key, future in futures.items()}
     finally:
-        service.handle_consent = real
+        steps.handle_consent = real
 
 
 def request(url: str, **options) -> dict:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tagcrawl.compliance import report, signals
+from tagcrawl.crawl.report import CrawlReport, MarketingPixel
+from tagcrawl.schemas import CrawlResponseSchema
 from tagcrawl.crawl.rules import evaluate_rules
 from tagcrawl.vendors import find_vendor
 from tagcrawl.vendors.cookies import COOKIE_VENDORS, cookie_vendor_key
@@ -88,8 +90,11 @@ def test_phases_from_the_click_time():
                {"name": "_ga", "domain": ".shop.example", "expires": -1, "session": True},
                {"name": "IDE", "domain": ".doubleclick.net", "expires": 4102444800, "session": False},
                {"name": "site_consent", "domain": "www.shop.example", "expires": 4102444800, "session": False}]
-    response = {"marketingPixels": pixels}
-    report.build(response, hits, cookies, "https://www.shop.example/p", facts)
+    built = report.build(pixels, hits, cookies, "https://www.shop.example/p", facts)
+    crawl = CrawlReport(session_id=None, url="https://www.shop.example/p", cookies=built.cookies, consent=built.consent,
+                        marketing_pixels=[MarketingPixel.of(p, c) for p, c in zip(pixels, built.pixels)])
+    response = CrawlResponseSchema().dump(crawl)
+    pixels = response["marketingPixels"]
     assert [p["consent"] for p in pixels] == ["before_consent", "after_reject"]
     got = {c["name"]: (c["phase"], c["party"], c["session"], c["vendor"]) for c in response["cookies"]
            if not c["stores_consent"]}
@@ -101,7 +106,7 @@ def test_phases_from_the_click_time():
     violations = response["consent"]["violations"]
     assert {"type": "pixel", "vendor": "Google Analytics 4", "account_id": "G-X"} in violations
     assert len(violations) == 3  # the CMP's own record of the refusal is not one
-    items = report.rule_items(response)
+    items = report.rule_items(crawl)
     rules = [{"rule_id": "a", "vendor": "*", "key": "after_reject", "value": "Google*", "rule_type": "Consent"},
              {"rule_id": "b", "vendor": "*", "key": "before_consent", "value": "facebook", "rule_type": "Consent"},
              {"rule_id": "c", "vendor": "*", "key": "violations", "value": "tiktok|_ttp", "rule_type": "Consent"},

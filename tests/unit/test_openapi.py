@@ -131,11 +131,12 @@ def test_validation_error_component_is_the_detail_list(doc):
 
 def test_real_answers_validate_against_their_components(docs_app, doc):
     """Bodies the service builds validate against the documented schemas."""
-    from tagcrawl.crawl.service import _base_response
+    from tagcrawl.crawl.report import CrawlReport
+    from tagcrawl.schemas import CrawlResponseSchema
     from tagcrawl.stream.events import FIELDS
     from tagcrawl.vendors import catalog_listing
 
-    crawl = _base_response({"url": "https://shop.example/"}, str(uuid.uuid4()))
+    crawl = CrawlResponseSchema().dump(CrawlReport(session_id=str(uuid.uuid4()), url="https://shop.example/"))
     crawl.update(timeTaken=12, error={"error": True, "message": "x"}, message="x",
                  screenShotUrls={"screenShotBefore": "/screenshots/a.png", "screenShotAfter": "/screenshots/b.png"},
                  validationResults=[{"rule_id": str(uuid.uuid4()), "success": False}],

@@ -1,0 +1,107 @@
+"""The typed result of one crawl: ``CrawlReport`` (spec 2.4 CrawlResponse).
+
+The steps (``steps.py``) and the collectors (``tagcrawl/collectors``) fill its
+fields; ``CrawlResponseSchema`` (``schemas/crawl.py``) dumps it into the JSON
+answer, mapping the snake_case attributes to the spec's camelCase names.  No
+dict is passed around and changed: the answer is the dump, made once
+(``CrawlOutcome.response``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..collectors.screenshots import Screenshots
+from ..compliance.parts import ConsentSummary, Cookie, PixelConsent
+
+
+@dataclass
+class Button:
+    """Spec ButtonAttributes: the consent button and the blocking kind.
+
+    Attributes:
+        button_text: label of the consent button (clicked or found), or None.
+        consent_banner: a consent banner was found.
+        error_message: ``"recaptcha"`` / ``"accessDenied"`` when the page is blocked, else None.
+    """
+
+    button_text: str | None = None
+    consent_banner: bool = False
+    error_message: str | None = None
+
+
+@dataclass
+class ErrorMessage:
+    """Spec ErrorMessage: ``{"error": true, "message": "..."}``."""
+
+    message: str
+    error: bool = True
+
+
+@dataclass
+class MarketingPixel:
+    """Spec MarketingPixel: one (vendor, account id) with its consent phase.
+
+    Attributes:
+        vendor: the vendor's display name.
+        account_id: as the page sent it, or None.
+        page: frame URL of the pixel's first hit.
+        warnings: why the account id is unusual (``vendors/ids.py``), ``[]`` when normal.
+        consent: phase of the first hit (``compliance.report.PHASES``).
+        consent_mode: Google pixels: the distinct Consent Mode states, or None (left out of the answer).
+        tcf: TCF parameters the hits carried, or None (left out of the answer).
+    """
+
+    vendor: str | None
+    account_id: str | None
+    page: str | None
+    warnings: list[str] = field(default_factory=list)
+    consent: str | None = None
+    consent_mode: list[dict] | None = None
+    tcf: dict | None = None
+
+    @classmethod
+    def of(cls, pixel: dict, consent: PixelConsent | None = None) -> "MarketingPixel":
+        """From a ``vendors.pixels_from_hits`` entry ``{vendor, account_id, page, warnings}``
+        and its consent part (``compliance.report.build``)."""
+        out = cls(vendor=pixel.get("vendor"), account_id=pixel.get("account_id"), page=pixel.get("page"),
+                  warnings=list(pixel.get("warnings") or []))
+        if consent is not None:
+            out.consent, out.consent_mode, out.tcf = consent.phase, consent.consent_mode, consent.tcf
+        return out
+
+
+@dataclass
+class CrawlReport:
+    """Spec 2.4 CrawlResponse, typed.  Dumped by ``CrawlResponseSchema``.
+
+    Attributes:
+        session_id: the request's ``session_id`` or a new uuid4 (str).
+        url: the requested URL.
+        success: the crawl ran to the end and the page was not blocked.
+        button: consent button and blocking kind.
+        marketing_pixels: pixels found, in first-seen order.
+        cookies_before, cookies_after: cookie counts after the first quiet wait
+            and at the end (every domain), or None when not reached.
+        time_taken: wall-clock milliseconds of the whole crawl.
+        error: why the crawl failed or the page is blocked, else None.
+        validation_results: ``[{"rule_id", "success"}]`` (``crawl.rules``).
+        screenshots: with ``options.screenShots``, else None.
+        message: a note (unverified consent click) or the error's message.
+        cookies: every cookie at the end with its consent phase, or None.
+        consent: the consent compliance summary, or None.
+    """
+
+    session_id: str
+    url: str
+    success: bool = False
+    button: Button = field(default_factory=Button)
+    marketing_pixels: list[MarketingPixel] = field(default_factory=list)
+    cookies_before: int | None = None
+    cookies_after: int | None = None
+    time_taken: int | None = None
+    error: ErrorMessage | None = None
+    validation_results: list[dict] = field(default_factory=list)
+    screenshots: Screenshots | None = None
+    message: str | None = None
+    cookies: list[Cookie] | None = None
+    consent: ConsentSummary | None = None

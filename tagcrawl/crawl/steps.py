@@ -1,0 +1,201 @@
+"""The page actions of a crawl, as steps in one visible sequence (after
+OpenWPM's ``commands/types.py``: each action an object with its own timeout).
+
+``SEQUENCE`` is the crawl, in order; ``service.run_steps`` runs it, timing
+each step as its ``phase`` (``timing.PhaseTimings``; the phase names are the
+``Server-Timing`` metric names).  A step that must end the crawl raises
+``CrawlFailed``; a blocked page (``DetectBlocking``) is not a failure: the
+consent steps are skipped and the report says ``success: false``.
+"""
+from __future__ import annotations
+
+from selenium.common.exceptions import TimeoutException, WebDriverException
+
+from ..browser import blocking
+from ..browser.consent import handle_consent
+from ..browser.consent_signals import collect_signals
+from ..browser.capture import guarded
+from ..browser.flush import flush_page
+from .collect import Collect
+from .context import CrawlContext, CrawlFailed, Step
+from .report import ErrorMessage
+
+
+class Navigate(Step):
+    """Load the URL.  Timeout: ``page_load_timeout_s`` (at least 1 s, 1 s
+    short of the deadline); a page still loading then is stopped and crawled
+    as it is.  Raises CrawlFailed: no response, network error, refused by the
+    SSRF guard, larger than ``page_max_bytes``."""
+
+    name = phase = "navigate"
+
+    def timeout_s(self, ctx: CrawlContext) -> float:
+        return max(1.0, min(ctx.settings.page_load_timeout_s, ctx.remaining_s() - 1))
+
+    def run(self, ctx: CrawlContext) -> None:
+        error = self._load(ctx)
+        if error:
+            raise CrawlFailed(error)
+
+    def _load(self, ctx: CrawlContext) -> str | None:
+        driver, capture, settings = ctx.session.driver, ctx.session.capture, ctx.settings
+        size = ctx.collector("page_size")
+        too_large = (lambda: f"page larger than {size.max_bytes / 1048576:g} MB: loading stopped"
+                     if size is not None and size.too_large else None)
+        driver.set_page_load_timeout(self.timeout_s(ctx))
+        try:
+            driver.get(ctx.request["url"])
+        except TimeoutException:
+            try:
+                driver.execute_script("window.stop();")
+            except WebDriverException:
+                pass
+            if capture.main_status is None:
+                return f"page load timed out after {settings.page_load_timeout_s:g} s with no response"
+        except WebDriverException as exc:
+            text = exc.msg or str(exc)
+            if too_large():
+                return too_large()
+            if "net::ERR_" in text:
+                code = "net::ERR_" + text.split("net::ERR_")[1].split()[0].rstrip(")")
+                return self._refused(ctx) or f"navigation failed: {code}"
+            raise
+        if too_large():
+            return too_large()
+        if capture.main_error:
+            return self._refused(ctx) or f"navigation failed: {capture.main_error}"
+        return None
+
+    @staticmethod
+    def _refused(ctx: CrawlContext) -> str | None:
+        """The SSRF guard's refusal of the main document (or of one of its redirects), if any."""
+        guard = ctx.collector("ssrf")
+        if guard is not None and guard.refusals.main:
+            url, reason = guard.refusals.main
+            return f"refused to load {url}: {reason}"
+        return None
+
+
+class WaitQuiet(Step):
+    """Wait until the page is quiet (``quiet_ms`` without new activity).
+    Timeout: ``quiet_cap_ms``, bounded by the deadline.  ``phase``: "quiet"
+    first, "quiet_after" after the consent step."""
+
+    name = "wait_quiet"
+
+    def __init__(self, phase: str, after_consent: bool = False):
+        self.phase, self.after_consent = phase, after_consent
+
+    def applies(self, ctx: CrawlContext) -> bool:
+        return not (self.after_consent and ctx.blocked)
+
+    def timeout_s(self, ctx: CrawlContext) -> float:
+        return min(ctx.settings.quiet_cap_ms / 1000.0, max(0.0, ctx.remaining_s()))
+
+    def run(self, ctx: CrawlContext) -> None:
+        ctx.session.capture.wait_quiet(ctx.settings.quiet_ms, ctx.settings.quiet_cap_ms, ctx.deadline)
+
+
+class Snapshot(Step):
+    """Ask collector ``collector`` for its reading at ``moment`` (``Collector.snapshot``);
+    ``into``: the ``CrawlReport`` attribute its non-None answer goes to.  A
+    failing collector only loses its part.  ``only_screenshots``: run only
+    with ``options.screenShots``."""
+
+    name = "snapshot"
+
+    def __init__(self, collector: str, moment: str, phase: str, into: str | None = None,
+                 only_screenshots: bool = False):
+        self.collector, self.moment, self.phase, self.into = collector, moment, phase, into
+        self.only_screenshots = only_screenshots
+
+    def applies(self, ctx: CrawlContext) -> bool:
+        return not self.only_screenshots or bool(ctx.options.get("screenShots"))
+
+    def run(self, ctx: CrawlContext) -> None:
+        collector = ctx.collector(self.collector)
+        if collector is None:
+            return
+        value = guarded(collector, ctx.failures, f"snapshot {self.moment}", collector.snapshot, ctx, self.moment)
+        if self.into and value is not None:
+            setattr(ctx.report, self.into, value)
+
+
+class DetectBlocking(Step):
+    """Probe the page for a CAPTCHA wall or an access-denied page
+    (``browser.blocking``).  A blocked page sets ``button.error_message`` and
+    ``error``; the consent steps are skipped."""
+
+    name, phase = "detect_blocking", "probe"
+
+    def run(self, ctx: CrawlContext) -> None:
+        try:
+            probe = ctx.session.driver.execute_script(blocking.PROBE_JS)
+        except WebDriverException:
+            probe = None
+        kind, reason = blocking.classify(ctx.session.capture.main_status, probe)
+        if kind:
+            ctx.blocked = kind
+            ctx.report.button.error_message = kind
+            ctx.report.error = ErrorMessage(reason)
+
+
+class Consent(Step):
+    """Find the consent banner and apply ``options.consentAction`` (click,
+    verify, fall back).  Timeout: the crawl deadline."""
+
+    name = phase = "consent"
+
+    def applies(self, ctx: CrawlContext) -> bool:
+        return not ctx.blocked
+
+    def run(self, ctx: CrawlContext) -> None:
+        action = ctx.consent.action
+        consent = ctx.consent = handle_consent(ctx.session, ctx.settings, click=action != "none",
+                                               deadline=ctx.deadline, action=action)
+        ctx.report.button.button_text, ctx.report.button.consent_banner = consent.button_text, consent.banner
+        if consent.clicked and not consent.verified:
+            ctx.report.message = (f"consent {consent.action} clicked ({', '.join(consent.attempts)}), but "
+                                  "it was not verified (the banner stayed or no choice was stored)")
+
+
+class ConsentSignals(Step):
+    """Read the CMP APIs of every frame (TCF, US Privacy, GPP)."""
+
+    name, phase = "consent_signals", "consent"
+
+    def applies(self, ctx: CrawlContext) -> bool:
+        return not ctx.blocked
+
+    def run(self, ctx: CrawlContext) -> None:
+        ctx.frames = collect_signals(ctx.session.driver)
+
+
+class Flush(Step):
+    """Fire ``visibilitychange``/``pagehide`` in every frame and wait for the
+    requests they start (``browser.flush``).  Timeout: ``flush_cap_ms``."""
+
+    name = phase = "flush"
+
+    def timeout_s(self, ctx: CrawlContext) -> float:
+        return min(ctx.settings.flush_cap_ms / 1000.0, max(0.0, ctx.remaining_s()))
+
+    def run(self, ctx: CrawlContext) -> None:
+        s = ctx.settings
+        flush_page(ctx.session.capture, s.flush_quiet_ms, s.flush_cap_ms, ctx.deadline, s.flush_start_ms)
+
+
+#: The crawl, in order.  Adding a page action: one Step subclass, one line here.
+SEQUENCE: tuple[Step, ...] = (
+    Navigate(),
+    WaitQuiet("quiet"),
+    Snapshot("cookies", "before", phase="collect", into="cookies_before"),
+    Snapshot("screenshots", "before", phase="screenshot"),
+    DetectBlocking(),
+    Consent(),
+    WaitQuiet("quiet_after", after_consent=True),
+    ConsentSignals(),
+    Snapshot("screenshots", "after", phase="screenshot", into="screenshots", only_screenshots=True),
+    Flush(),
+    Collect(),
+)
