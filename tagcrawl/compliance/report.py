@@ -16,6 +16,8 @@ the cookie snapshots: present just before that click -> before.
 """
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from urllib.parse import urlsplit
@@ -169,15 +171,39 @@ def _items(pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie],
     return items
 
 
+def _page_int(value) -> int | None:
+    """A page-supplied number (``__tcfapi``'s ``cmpId``) as an int, else None: the
+    page's API may answer anything, and the report's field is an integer."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 9:
+        return int(value.strip())
+    return None
+
+
+def _page_text(value) -> str | None:
+    """A page-supplied string field as text (None stays None; other JSON values as JSON text)."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value)[:200]
+
+
 def _tcf_entries(frames: list[dict], cookies_raw: list[dict]) -> list[dict]:
     out = []
     for frame in frames:
         data = frame.get("tcf") or {}
-        decoded = tcf.try_decode(data.get("tcString"))
+        if not isinstance(data, dict):
+            continue
+        decoded = tcf.try_decode(data.get("tcString") if isinstance(data.get("tcString"), str) else None)
         if data:
-            out.append({"source": "__tcfapi", "frame": frame.get("url"), "cmp_id": data.get("cmpId"),
-                        "event_status": data.get("eventStatus"), "gdpr_applies": data.get("gdprApplies"),
-                        "tc_string": data.get("tcString"), "decoded": decoded.summary() if decoded else None})
+            applies = data.get("gdprApplies")
+            out.append({"source": "__tcfapi", "frame": _page_text(frame.get("url")),
+                        "cmp_id": _page_int(data.get("cmpId")), "event_status": _page_text(data.get("eventStatus")),
+                        "gdpr_applies": applies if isinstance(applies, bool) else None,
+                        "tc_string": _page_text(data.get("tcString")),
+                        "decoded": decoded.summary() if decoded else None})
     for cookie in cookies_raw:
         if cookie.get("name") == "euconsent-v2":
             decoded = tcf.try_decode(cookie.get("value"))

@@ -92,6 +92,10 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
         consent=compliance.rule_items(report))
     if report.error and not report.message:
         report.message = report.error.message
+    if ctx.failures and not report.message:  # a report with a part missing must say so
+        report.message = "incomplete report: " + "; ".join(
+            f"the {name} collector failed ({what.split(':')[0]}), its part is missing"
+            for name, what in ctx.failures.items())
     report.time_taken = int((time.monotonic() - started) * 1000)
     log.info("crawl %s %s: %d ms (%s)", report.session_id, request["url"], report.time_taken, timings.summary())
     if ctx.failures:  # their parts are missing from the report

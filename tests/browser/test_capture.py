@@ -79,3 +79,17 @@ def test_datalayer_pushes_are_recorded(crawler):
     assert outcome.response["success"] is True
     checked = crawler("https://shop.example/", rules=rules, byPassConsent=False)
     assert checked.response["validationResults"] == [{"rule_id": rules[0]["rule_id"], "success": True}]
+
+
+def test_a_failing_collector_costs_its_part_and_the_report_says_so(crawler, monkeypatch):
+    from tagcrawl.collectors import DataLayerCollector
+
+    def broken(self, ctx):
+        raise RuntimeError("instrument bug")
+
+    monkeypatch.setattr(DataLayerCollector, "get_data", broken)
+    outcome = crawler("https://frames.example/")
+    assert outcome.response["success"] is True
+    assert ("pinterest", "2612345678901") in accounts(outcome)  # the other collectors' parts are there
+    assert outcome.response["message"] == ("incomplete report: the datalayer collector failed (get_data), "
+                                           "its part is missing")

@@ -120,3 +120,23 @@ def test_no_banner_and_no_choice():
     assert report.ConsentFacts(banner=False).phase_at(5) == "no_banner"
     assert report.ConsentFacts(banner=True, action="accept").phase_at(5) == "before_consent"
     assert report.ConsentFacts(banner=True, action="accept", choice_ms=1.0).phase_at(5) == "after_accept"
+
+
+HOSTILE_CMP_ANSWERS = ["abc", {"a": 1}, [1], True, 1e300, -1, "12", None]
+
+
+@pytest.mark.parametrize("value", HOSTILE_CMP_ANSWERS)
+def test_a_cmp_api_answering_anything_never_breaks_the_report(value):
+    # What a page's __tcfapi / __uspapi / __gpp answer is the page's choice: whatever it is, the
+    # report is built and dumped; the integer and boolean fields take only what fits them.
+    frames = [{"url": value, "tcf": {"cmpId": value, "gdprApplies": value, "eventStatus": value, "tcString": value},
+               "usp": value, "gpp": {"gppString": value, "applicableSections": value}}]
+    facts = report.ConsentFacts(banner=True, action="accept", verified=True, choice_ms=1.0, frames=frames)
+    built = report.build([], [], [{"name": "euconsent-v2", "domain": "shop.example", "value": value}],
+                         "https://shop.example/", facts)
+    response = CrawlResponseSchema().dump(CrawlReport(session_id=None, url="https://shop.example/",
+                                                      cookies=built.cookies, consent=built.consent))
+    [entry] = [t for t in response["consent"]["tcf"] if t["source"] == "__tcfapi"]
+    assert entry["cmp_id"] == (value if isinstance(value, int) and not isinstance(value, bool)
+                               else 12 if value == "12" else None)
+    assert entry["gdpr_applies"] == (value if isinstance(value, bool) else None)
