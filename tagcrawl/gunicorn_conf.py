@@ -34,11 +34,12 @@ backlog = 256
 # the browser pool after ``max_crawls``).  A worker start costs about 1 s of
 # CPU (imports and warm-up: 0.8 s on an idle core), and gunicorn counts every
 # request alike, so the limit must be far above what stream events reach: a
-# worker takes ~2,500 events/s on 2 vCPUs (bench/stream_throughput.py).  At
-# 1,000 requests it restarted every second and the service lost two thirds of
-# its capacity; at 50,000 every ~20 s, and the bench rounds that fell on a
-# restart were halved.  At 1,000,000 it restarts every ~7 minutes at full
-# event load, and after a million crawls otherwise.
+# worker stored ~2,500 events/s on 2 vCPUs with fsync off, ~850/s durably
+# (bench/stream_throughput.py).  At 1,000 requests it restarted every second
+# and the service lost two thirds of its capacity; at 50,000 every ~20 s, and
+# the bench rounds that fell on a restart were halved.  At 1,000,000 it
+# restarts every ~7 to ~20 minutes at full event load, and after a million
+# crawls otherwise.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "50000"))
 accesslog = "-"
