@@ -11,7 +11,7 @@ import pytest
 
 from tagcrawl import create_app
 from tagcrawl.apikeys import create_key
-from tagcrawl.extensions import db
+from tests.support.app_fixtures import empty_database
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -71,12 +71,7 @@ def cdn_app(_migrated, browser, tmp_path):
     with app.app_context():
         _row, key, _secret = create_key("cdn-tests")
     yield app, key
-    with app.app_context():
-        db.session.remove()
-        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-        db.engine.dispose()
+    empty_database(app)
 
 
 def test_screenshot_url_setting_addresses_the_files(cdn_app, tmp_path):

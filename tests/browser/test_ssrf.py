@@ -18,6 +18,7 @@ from tagcrawl.crawl.service import run_crawl
 from tagcrawl.extensions import db
 from tagcrawl.models import Crawl
 from tests.support.config import settings
+from tests.support.app_fixtures import empty_database
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -31,12 +32,7 @@ def app(_migrated, fixture_web, tmp_path):
                       "CHROME_ARGS": fixture_web.chrome_args(), "QUIET_MS": 400,
                       "SCREENSHOT_DIR": str(tmp_path / "shots"), "POOL_SIZE": 2})
     yield app
-    with app.app_context():
-        db.session.remove()
-        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-        db.engine.dispose()
+    empty_database(app)
 
 
 @pytest.fixture

@@ -36,8 +36,8 @@ from schemathesis.generation.modes import GenerationMode
 from werkzeug.serving import make_server
 
 from tagcrawl import create_app
-from tagcrawl.extensions import db
 from tagcrawl.openapi import build_spec
+from tests.support.app_fixtures import empty_database
 
 MAX_EXAMPLES = int(os.environ.get("TAGCRAWL_FUZZ_EXAMPLES", 30))
 CRAWL_EXAMPLES = int(os.environ.get("TAGCRAWL_FUZZ_CRAWL_EXAMPLES", 15))
@@ -96,12 +96,7 @@ def live(_migrated, fixture_web, tmp_path_factory):
     yield live
     server.shutdown()
     stop_background()
-    with app.app_context():
-        db.session.remove()
-        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-        db.engine.dispose()
+    empty_database(app)
 
 
 def _valid_url(value) -> bool:

@@ -14,6 +14,16 @@ from tagcrawl import create_app
 from tagcrawl.extensions import db
 
 
+def empty_database(app) -> None:
+    """Empty every table of ``app``'s database and close its connections (a test's teardown)."""
+    with app.app_context():
+        db.session.remove()
+        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+        db.engine.dispose()
+
+
 @pytest.fixture
 def app(_migrated, fixture_web, tmp_path):
     config = {"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True, "ALLOW_PRIVATE_TARGETS": True,
@@ -24,12 +34,7 @@ def app(_migrated, fixture_web, tmp_path):
     from tagcrawl.crawl.background import stop_background
 
     stop_background()
-    with app.app_context():
-        db.session.remove()
-        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-        db.engine.dispose()
+    empty_database(app)
 
 
 @pytest.fixture
