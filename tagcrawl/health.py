@@ -74,12 +74,15 @@ def _browsers_reachable(settings: Settings) -> bool:
 
 
 def browser_state(settings: Settings) -> dict:
-    """This worker's pool: ``{"state": "ok"|"unavailable", "size", "alive", "idle"}``."""
-    from .browser.pool import get_pool
+    """This worker's pool: ``{"state": "ok"|"unavailable", "size", "alive", "idle"}``.
+    A worker that has not crawled yet has no pool: it reports the size it will
+    have, with no browser alive (the check never creates a pool)."""
+    from .browser.pool import existing_pool, pool_size
 
-    pool = get_pool(settings)
-    stats = pool.stats()
-    return {"state": "ok" if _browsers_reachable(settings) else "unavailable", "size": pool.size,
+    pool = existing_pool(settings)
+    stats = pool.stats() if pool is not None else {"alive": 0, "idle": 0}
+    return {"state": "ok" if _browsers_reachable(settings) else "unavailable",
+            "size": pool.size if pool is not None else pool_size(settings),
             "alive": stats["alive"], "idle": stats["idle"]}
 
 

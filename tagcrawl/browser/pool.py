@@ -176,16 +176,32 @@ _pools: dict[tuple, BrowserPool] = {}
 _pools_lock = threading.Lock()
 
 
+def pool_size(settings: Settings) -> int:
+    """Browsers per worker: ``pool_size``, else one per gunicorn thread."""
+    return settings.pool_size or settings.gunicorn_threads or 1
+
+
+def _key(settings: Settings) -> tuple:
+    return os.getpid(), settings.webdriver_url, settings.chrome_args
+
+
 def get_pool(settings: Settings) -> BrowserPool:
     """The pool of this process for this browser configuration, created on
     first use (after a fork, the child gets its own)."""
-    key = (os.getpid(), settings.webdriver_url, settings.chrome_args)
+    key = _key(settings)
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None or pool.closed:
-            size = settings.pool_size or settings.gunicorn_threads or 1
-            pool = _pools[key] = BrowserPool(settings, size, settings.driver_max_crawls)
+            pool = _pools[key] = BrowserPool(settings, pool_size(settings), settings.driver_max_crawls)
         return pool
+
+
+def existing_pool(settings: Settings) -> BrowserPool | None:
+    """This process's open pool for this configuration, or None: never creates
+    one (the readiness check looks, it does not allocate)."""
+    with _pools_lock:
+        pool = _pools.get(_key(settings))
+    return pool if pool is not None and not pool.closed else None
 
 
 def shutdown_pools() -> None:

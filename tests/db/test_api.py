@@ -21,6 +21,18 @@ def test_health(client):
     assert response.get_json() == {"status": 200}
 
 
+def test_readiness_looks_at_the_browser_pool_and_never_creates_one(app):
+    from tagcrawl.browser.pool import existing_pool
+    from tagcrawl.settings import SETTINGS_KEY, settings_of
+
+    # A configuration of its own: no other test has a pool for it.
+    app.extensions[SETTINGS_KEY] = settings_of(app).replace(
+        CHROME_ARGS=(*settings_of(app).chrome_args, f"--tagcrawl-test-ready={uuid.uuid4()}"), POOL_SIZE=3)
+    browsers = app.test_client().get("/health/ready").get_json()["browsers"]
+    assert (browsers["size"], browsers["alive"], browsers["idle"]) == (3, 0, 0)
+    assert existing_pool(settings_of(app)) is None
+
+
 @pytest.mark.parametrize("key", [None, "", "tc_wrong_key_that_does_not_exist"])
 def test_missing_or_unknown_key_gets_401(client, key, api_key):
     response = post(client, VALID, key)
