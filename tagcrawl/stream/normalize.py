@@ -99,6 +99,16 @@ def _decode_consent(cn: str) -> dict | None:
     return None
 
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with its ASCII letters upper-cased, nothing else changed.  An HTTP
+    method is an ASCII token; ``str.upper`` would also lengthen a validated value
+    (``"ß"`` becomes ``"SS"``) past its column's width."""
+    return text.translate(_ASCII_UPPER)
+
+
 def _page_parts(url: str | None) -> tuple[str, str | None]:
     """``(host, path)`` of the page URL ``u``; ``("", None)`` without one."""
     if not url:
@@ -147,7 +157,7 @@ def normalize(event: dict, *, customer_id: int, origin_host: str | None, environ
         domain=registrable_domain(host)[:255] or None,
         host=host[:255] or None,
         page_path=page_path,
-        http_method=event["m"].upper() if event.get("m") else None,
+        http_method=ascii_upper(event["m"]) if event.get("m") else None,
         session_id=str(event["sid"]) if event.get("sid") is not None else None,
         extra=extra or None,
         user_agent=user_agent[:UA_MAX] if user_agent else None,

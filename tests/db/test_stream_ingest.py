@@ -195,6 +195,15 @@ def test_nullable_fields_and_url_at_the_cap_are_accepted(app, client, issued):
     assert post_event(client, body).status_code == 204
 
 
+@pytest.mark.parametrize("method, stored", [("get", "GET"), ("ß" * 16, "ß" * 16), ("post\u0131", "POST\u0131")])
+def test_a_method_at_its_cap_is_stored_whole(app, client, issued, method, stored):
+    # Found by schemathesis: str.upper() turned a 16-character "ß..." into 32 characters, past the
+    # column's width, and the event was answered 503.  Only ASCII letters are upper-cased.
+    assert post_event(client, minimal(issued, m=method)).status_code == 204
+    with app.app_context():
+        assert db.session.execute(db.text("select http_method from stream_events")).scalar_one() == stored
+
+
 # --- 401 and 403 ------------------------------------------------------------------
 
 def test_unknown_token_is_401(client):
