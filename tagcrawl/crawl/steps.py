@@ -93,7 +93,7 @@ class WaitQuiet(Step):
         return min(ctx.settings.quiet_cap_ms / 1000.0, max(0.0, ctx.remaining_s()))
 
     def run(self, ctx: CrawlContext) -> None:
-        ctx.session.capture.wait_quiet(ctx.settings.quiet_ms, ctx.settings.quiet_cap_ms, ctx.deadline)
+        ctx.session.capture.wait_quiet(ctx.settings.quiet_ms, int(self.timeout_s(ctx) * 1000), ctx.deadline)
 
 
 class Snapshot(Step):
@@ -182,7 +182,8 @@ class Flush(Step):
 
     def run(self, ctx: CrawlContext) -> None:
         s = ctx.settings
-        flush_page(ctx.session.capture, s.flush_quiet_ms, s.flush_cap_ms, ctx.deadline, s.flush_start_ms)
+        flush_page(ctx.session.capture, s.flush_quiet_ms, int(self.timeout_s(ctx) * 1000), ctx.deadline,
+                   s.flush_start_ms)
 
 
 #: The crawl, in order.  Adding a page action: one Step subclass, one line here.
