@@ -13,8 +13,9 @@ No database here (it can run from any thread or task).
   adapter whose urllib3 pool connects to the address, with ``server_hostname``
   and ``assert_hostname`` set to the URL's name: SNI is the name and the
   certificate is verified for the name (the CA bundle of ``requests``).  The
-  ``Host`` header is the URL's.  No proxy from the environment, no redirects,
-  no retries inside an attempt.
+  ``Host`` header is the URL's.  No proxy from the environment (``HTTPS_PROXY``
+  is not used: a proxy would resolve the name again), no redirects, no
+  retries inside an attempt; ``REQUESTS_CA_BUNDLE`` is honoured.
 - **A total deadline.** ``deadline_s`` covers connect, sending the body and
   reading the status line and headers (per-operation socket timeouts alone
   let a receiver that trickles one byte a second hold an attempt for ever):
@@ -28,6 +29,7 @@ No database here (it can run from any thread or task).
 from __future__ import annotations
 
 import contextvars
+import os
 import socket
 import threading
 import time
@@ -240,6 +242,8 @@ def post(url: str, body: bytes, headers: Mapping[str, str], *, deadline_s: float
     where = f"{target.address}:{target.port}"
     session = requests.Session()
     session.trust_env = False  # no proxy or .netrc from the environment: the connection goes to `target`
+    if verify is True:  # but the CA bundle of the environment, as requests reads it
+        verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
     adapter = PinnedAdapter(target)
     session.mount("http://", adapter)
     session.mount("https://", adapter)

@@ -19,8 +19,7 @@ from tagcrawl.models import Crawl, WebhookAttempt, WebhookDelivery, utcnow
 from tagcrawl.webhooks.delivery import attempt, claim_due, record, redeliver
 from tagcrawl.webhooks.transport import Outcome
 from tests.support.config import reconfigure, settings
-from tests.support.webhook_receiver import Receiver
-from tests.unit.test_webhook_transport import _hang, _trickle, resolver
+from tests.support.webhook_receiver import Receiver, hang, table_resolver, trickle
 
 pytestmark = pytest.mark.postgres
 
@@ -67,7 +66,7 @@ def test_a_name_that_answers_public_then_loopback_never_gets_the_report_on_loopb
     """DNS rebinding: checked once (public), connected to that address; the
     loopback answer is never asked for, the receiver on loopback gets nothing."""
     receiver = receivers()
-    resolve = resolver({"rebind.test": [["1.1.1.1"], ["127.0.0.1"]]})
+    resolve = table_resolver({"rebind.test": [["1.1.1.1"], ["127.0.0.1"]]})
     config = settings(dict(app.config, ALLOW_PRIVATE_TARGETS=False, WEBHOOK_TIMEOUT_S=3))
     with app.app_context():
         [delivery_id] = _queue("rebind", f"http://rebind.test:{receiver.port}/hook")
@@ -86,7 +85,7 @@ def test_a_webhook_name_that_does_not_resolve_is_refused(app, runner, receivers)
     assert result.exit_code != 0 and "host nowhere.invalid does not resolve" in result.output
     with app.app_context():
         [delivery_id] = _queue("gone", "http://gone.test/hook")
-        row = attempt(db.session.get(WebhookDelivery, delivery_id), settings(app.config), resolve=resolver({}))
+        row = attempt(db.session.get(WebhookDelivery, delivery_id), settings(app.config), resolve=table_resolver({}))
         assert row.status_code is None and row.error == "refused target: host gone.test does not resolve"
         delivery = db.session.get(WebhookDelivery, delivery_id)
         assert delivery.status == "pending" and delivery.next_attempt_at > utcnow()
@@ -94,7 +93,7 @@ def test_a_webhook_name_that_does_not_resolve_is_refused(app, runner, receivers)
 
 def test_a_trickling_receiver_cannot_hold_an_attempt_past_its_deadline(app, receivers):
     """One header byte every 0.1 s: the attempt still ends at WEBHOOK_TIMEOUT_S (+2 s at most)."""
-    receiver = receivers(answer=_trickle)
+    receiver = receivers(answer=trickle)
     with app.app_context():
         [delivery_id] = _queue("trickle", receiver.url)
         started = time.monotonic()
@@ -110,7 +109,7 @@ def test_a_hanging_receiver_does_not_delay_another_keys_delivery(app, receivers)
     """Key A's receiver holds every request for 60 s (and the deadline is 90 s);
     key B's delivery, due after A's three, arrives at once.  A has exactly
     WEBHOOK_PER_KEY (2) in flight: its third delivery was skipped, not waited for."""
-    hanging, prompt = receivers(answer=_hang), receivers()
+    hanging, prompt = receivers(answer=hang), receivers()
     reconfigure(app, {"WEBHOOK_TIMEOUT_S": 90, "WEBHOOK_PER_KEY": 2, "JOB_POLL_S": 0.2})
     with app.app_context():
         a_ids = _queue("key-a", hanging.url, count=3)

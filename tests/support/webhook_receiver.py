@@ -21,7 +21,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            receiver: "Receiver" = self  # ``handler.receiver.release`` for the answer functions
+            receiver: Receiver = self  # ``handler.receiver.release`` for the answer functions
 
             def log_message(self, *args):
                 pass
@@ -60,3 +60,40 @@ class Receiver:
         self.release.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def trickle(handler, _body) -> bool:
+    """An ``answer``: a status line, then one header byte every 0.1 s for as long as the client listens."""
+    handler.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+    handler.wfile.flush()
+    try:
+        while not handler.receiver.release.wait(0.1):  # the receiver's pace, not a test wait
+            handler.wfile.write(b"a")
+            handler.wfile.flush()
+    except OSError:  # the client gave up
+        pass
+    return True
+
+
+def hang(handler, _body) -> bool:
+    """An ``answer``: hold the request, silent, for 60 s (or until ``release``)."""
+    handler.receiver.release.wait(60)
+    return True
+
+
+def table_resolver(table: dict):
+    """A resolver for ``webhooks.transport.post`` from a table (name -> successive
+    answers, the last one repeated), counting its calls per name in ``.calls``;
+    a name not in the table does not resolve."""
+    from tagcrawl.egress.policy import Unresolvable
+
+    calls: dict[str, int] = {}
+
+    def resolve(host):
+        calls[host] = calls.get(host, 0) + 1
+        answers = table.get(host)
+        if answers is None:
+            raise Unresolvable(f"host {host} does not resolve")
+        return answers[min(calls[host], len(answers)) - 1]
+    resolve.calls = calls
+    return resolve

@@ -10,26 +10,12 @@ import ssl
 import time
 
 import pytest
+import trustme
 
-from tagcrawl.egress.policy import Unresolvable
 from tagcrawl.webhooks.transport import post
-from tests.support.webhook_receiver import Receiver
+from tests.support.webhook_receiver import Receiver, hang, table_resolver, trickle
 
 DEADLINE_S = 2.0
-
-
-def resolver(table: dict):
-    """A resolver from a table (name -> successive answers), counting its calls per name."""
-    calls: dict[str, int] = {}
-
-    def resolve(host):
-        calls[host] = calls.get(host, 0) + 1
-        answers = table.get(host)
-        if answers is None:
-            raise Unresolvable(f"host {host} does not resolve")
-        return answers[min(calls[host], len(answers)) - 1]
-    resolve.calls = calls
-    return resolve
 
 
 def _send(url, resolve=None, deadline_s=DEADLINE_S, allow_private=True, body=b'{"success":true}', **kwargs):
@@ -62,7 +48,7 @@ def test_the_post_goes_to_the_checked_answer_never_a_new_one(twin_receivers):
     It is resolved once per attempt and the POST goes to the first answer,
     with the name in the Host header."""
     first, second = twin_receivers
-    resolve = resolver({"hook.test": [["127.0.0.1"], ["127.0.0.2"]]})
+    resolve = table_resolver({"hook.test": [["127.0.0.1"], ["127.0.0.2"]]})
     outcome = _send(f"http://hook.test:{first.port}/hook", resolve)
     assert outcome.status == 200 and outcome.address == f"127.0.0.1:{first.port}"
     assert resolve.calls == {"hook.test": 1}
@@ -75,7 +61,7 @@ def test_a_public_answer_then_loopback_never_reaches_loopback(twin_receivers):
     """With the address check on: the first answer (public) is checked and
     used; the loopback answer is never asked for, nothing reaches loopback."""
     first, _second = twin_receivers
-    resolve = resolver({"rebind.test": [["1.1.1.1"], ["127.0.0.1"]]})
+    resolve = table_resolver({"rebind.test": [["1.1.1.1"], ["127.0.0.1"]]})
     outcome = _send(f"http://rebind.test:{first.port}/hook", resolve, allow_private=False)
     assert outcome.status is None and outcome.address == f"1.1.1.1:{first.port}"
     assert resolve.calls == {"rebind.test": 1}
@@ -87,7 +73,7 @@ def test_a_public_answer_then_loopback_never_reaches_loopback(twin_receivers):
     ([["169.254.169.254"]], "cloud metadata"),
 ])
 def test_a_name_with_any_internal_answer_is_refused_before_connecting(answers, reason):
-    resolve = resolver({"mixed.test": answers})
+    resolve = table_resolver({"mixed.test": answers})
     outcome = _send("http://mixed.test/hook", resolve, allow_private=False)
     assert outcome.refused and not outcome.retryable and outcome.address == ""
     assert outcome.error.startswith("refused target: host mixed.test is a ") and reason in outcome.error
@@ -95,21 +81,20 @@ def test_a_name_with_any_internal_answer_is_refused_before_connecting(answers, r
 
 def test_a_name_that_does_not_resolve_is_refused():
     """Refused (nothing sent), and worth asking again later (DNS may come back)."""
-    outcome = _send("http://gone.test/hook", resolver({}))
+    outcome = _send("http://gone.test/hook", table_resolver({}))
     assert outcome.refused and outcome.retryable and outcome.status is None
     assert outcome.error == "refused target: host gone.test does not resolve"
 
 
 @pytest.mark.parametrize("url", ["ftp://hook.test/x", "http:///nohost", "javascript:alert(1)", "not a url"])
 def test_urls_that_are_not_http_are_refused(url):
-    outcome = _send(url, resolver({"hook.test": [["127.0.0.1"]]}))
+    outcome = _send(url, table_resolver({"hook.test": [["127.0.0.1"]]}))
     assert outcome.refused and not outcome.retryable and outcome.error.startswith("refused target: ")
 
 
 def test_https_to_the_pinned_address_keeps_sni_and_verifies_the_name(tmp_path):
     """Connecting to the address does not weaken TLS: SNI carries the name and
     the certificate must be valid for the name."""
-    trustme = pytest.importorskip("trustme")
     ca = trustme.CA()
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ca.issue_cert("hook.test").configure_cert(context)
@@ -118,7 +103,7 @@ def test_https_to_the_pinned_address_keeps_sni_and_verifies_the_name(tmp_path):
     receiver = Receiver(ssl_context=context)
     bundle = tmp_path / "ca.pem"
     ca.cert_pem.write_to_path(str(bundle))
-    resolve = resolver({"hook.test": [["127.0.0.1"]], "other.test": [["127.0.0.1"]]})
+    resolve = table_resolver({"hook.test": [["127.0.0.1"]], "other.test": [["127.0.0.1"]]})
     try:
         good = _send(f"https://hook.test:{receiver.port}/hook", resolve, verify=str(bundle))
         assert good.status == 200, good.error
@@ -131,24 +116,6 @@ def test_https_to_the_pinned_address_keeps_sni_and_verifies_the_name(tmp_path):
         receiver.stop()
 
 
-def _trickle(handler, _body):
-    """Answer a status line, then one header byte every 0.1 s, for as long as the client listens."""
-    handler.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
-    handler.wfile.flush()
-    try:
-        while not handler.receiver.release.wait(0.1):  # the receiver's pace, not a test wait
-            handler.wfile.write(b"a")
-            handler.wfile.flush()
-    except OSError:  # the client gave up
-        pass
-    return True
-
-
-def _hang(handler, _body):
-    handler.receiver.release.wait(60)
-    return True
-
-
 @pytest.mark.parametrize("behaviour", ["trickles its headers", "never answers", "never reads the body"])
 def test_an_attempt_ends_within_its_deadline_whatever_the_receiver_does(behaviour):
     """A total deadline, not per read: bytes every 0.1 s do not stretch it."""
@@ -157,7 +124,7 @@ def test_an_attempt_ends_within_its_deadline_whatever_the_receiver_does(behaviou
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         url, body, stop = f"http://127.0.0.1:{listener.getsockname()[1]}/hook", b"x" * (8 << 20), listener.close
     else:
-        answer = _trickle if behaviour == "trickles its headers" else _hang
+        answer = trickle if behaviour == "trickles its headers" else hang
         receiver = Receiver(answer=answer)
         url, body, stop = receiver.url, b"{}", receiver.stop
     try:
