@@ -36,7 +36,7 @@ def _check_webhook_url(url: str | None) -> None:
 
     if url is None:
         return
-    refusal = url_refusal(url, current_settings().allow_private_targets)
+    refusal = url_refusal(url, current_settings().allow_private_targets, require_resolvable=True)
     if refusal:
         raise click.BadParameter(f"refused webhook URL: {refusal}", param_hint="--webhook-url")
 

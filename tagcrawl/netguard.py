@@ -97,16 +97,20 @@ def name_reason(host: str) -> str | None:
     return None
 
 
-def url_refusal(url: str, allow_private: bool = False) -> str | None:
+def url_refusal(url: str, allow_private: bool = False, require_resolvable: bool = False) -> str | None:
     """Return why ``url`` must not be fetched, or None when it may be.
 
     Args:
         url: absolute URL.
         allow_private: ``TAGCRAWL_ALLOW_PRIVATE_TARGETS``; skips the address checks.
+        require_resolvable: refuse a host name that does not resolve (webhook
+            URLs: ``keys create --webhook-url``, ``keys set-webhook``), even
+            with ``allow_private``.
     Returns:
-        A human-readable reason ("host 10.0.0.5 is a private address"), or None.
-        A host that does not resolve is not refused here: the browser will
-        fail to load it as well, and report that.
+        A human-readable reason ("host 10.0.0.5 is a private address",
+        "host x.example does not resolve"), or None.  Without
+        ``require_resolvable`` a host that does not resolve is not refused: the
+        browser will fail to load it as well, and report that.
     """
     try:
         scheme, host = scheme_and_host(url)
@@ -116,18 +120,20 @@ def url_refusal(url: str, allow_private: bool = False) -> str | None:
         return f"scheme {scheme or '(none)'!r} is not http(s)"
     if not host:
         return "URL has no host"
-    if allow_private:
-        return None
-    reason = name_reason(host)
+    reason = None if allow_private else name_reason(host)
     if reason:
         return reason
     try:
         addresses = [ipaddress.ip_address(host)]
     except ValueError:
+        if allow_private and not require_resolvable:
+            return None
         try:
             addresses = [ipaddress.ip_address(a.split("%")[0]) for a in resolve(host)]
         except UnresolvableHost:
-            return None
+            return f"host {host} does not resolve" if require_resolvable else None
+    if allow_private:
+        return None
     for address in addresses:
         reason = address_reason(address)
         if reason:

@@ -91,10 +91,16 @@ class Settings:
     stream_retry_after_s: int = 5
     #: Token (and whitelist) lookups are cached per process; capped at 60 s.
     token_cache_s: float = 60.0
-    #: Webhook crawls: attempts, backoff base (delays 1,3,9,18,30 x base), POST timeout.
+    #: Webhook crawls: attempts, backoff base (delays 1,3,9,18,30 x base).  Delivery bounds
+    #: (docs/webhooks.md "Webhook delivery: bounded"): WEBHOOK_TIMEOUT_S is the *total* deadline
+    #: of one attempt (resolve + connect + send + status line and headers), not a per-read
+    #: timeout; at most WEBHOOK_CONCURRENCY POSTs in flight per process, WEBHOOK_PER_KEY of
+    #: them for one API key.
     webhook_attempts: int = 6
     webhook_retry_base_s: float = 30.0
     webhook_timeout_s: float = 10.0
+    webhook_concurrency: int = 8
+    webhook_per_key: int = 2
     background_crawlers: int = 1
     job_poll_s: float = 5.0
     gunicorn_threads: int = field(default=4, metadata=_env("GUNICORN_THREADS"))

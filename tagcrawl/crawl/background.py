@@ -1,13 +1,15 @@
 """The per-process background worker: runs queued crawls and delivers webhooks.
 
 Started once per process (gunicorn ``post_worker_init``, or lazily when a
-webhook crawl is queued).  Two kinds of daemon threads, each in an app
-context:
+webhook crawl is queued).  Daemon threads, each in an app context:
 - crawl runners (``BACKGROUND_CRAWLERS``, default 1) claim queued crawls;
-- one delivery loop sends due webhooks.
-Both sleep on a Condition that ``wake()`` notifies when work is queued here;
-the timeout (``JOB_POLL_S``) picks up work queued by other instances and
-retries that come due.
+- one delivery loop claims due webhooks and hands them to the sender threads
+  of ``webhooks.dispatch.Dispatcher`` (``WEBHOOK_CONCURRENCY`` in all,
+  ``WEBHOOK_PER_KEY`` per API key), so one receiver cannot hold another's.
+Crawl runners sleep on a Condition that ``wake()`` notifies when work is
+queued here; the delivery loop on an Event that ``wake()`` and every finished
+sender set.  The timeout (``JOB_POLL_S``, or the next retry's due time) picks
+up work queued by other instances and retries that come due.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from flask import Flask
 
 from ..extensions import db
 from ..settings import settings_of
-from ..webhooks.delivery import attempt, claim_due, next_due_in_s
+from ..webhooks.dispatch import Dispatcher
 from .jobs import claim_next, run_claimed
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,8 @@ class BackgroundWorker:
         self.app = app
         self.settings = settings_of(app)
         self.cond = threading.Condition()
+        self.deliveries = threading.Event()
+        self.dispatcher = Dispatcher(app, self.settings, on_free=self.deliveries.set)
         self.stopping = False
         self.threads: list[threading.Thread] = []
 
@@ -52,11 +56,14 @@ class BackgroundWorker:
         """New work was queued in this process."""
         with self.cond:
             self.cond.notify_all()
+        self.deliveries.set()
 
     def stop(self) -> None:
         with self.cond:
             self.stopping = True
             self.cond.notify_all()
+        self.deliveries.set()
+        self.dispatcher.stop()
 
     def _idle(self, timeout_s: float) -> None:
         with self.cond:
@@ -84,18 +91,17 @@ class BackgroundWorker:
         poll = self.settings.job_poll_s
         while not self.stopping:
             wait = poll
+            self.deliveries.clear()  # a wake-up from now on is not lost
             try:
                 with self.app.app_context():
-                    for delivery in claim_due():
-                        attempt(delivery, self.settings)
-                    db.session.commit()
-                    due = next_due_in_s()
+                    due = self.dispatcher.dispatch()  # claims (committed) and starts the POSTs
                     wait = poll if due is None else min(poll, due)
             except Exception:
                 log.exception("webhook delivery loop failed")
                 with self.app.app_context():
                     db.session.rollback()
-            self._idle(max(wait, 0.05))
+            if not self.stopping:
+                self.deliveries.wait(timeout=max(wait, 0.05))
 
 
 def ensure_started(app: Flask) -> BackgroundWorker:

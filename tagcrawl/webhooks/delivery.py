@@ -1,25 +1,39 @@
-"""Webhook delivery: create, attempt, schedule retries, redeliver.
+"""Webhook delivery: create, claim, send, record, schedule retries, redeliver.
+
+An attempt is three steps, and no database transaction is open while the
+POST is on the wire:
+
+1. **claim** (one short transaction, committed): the row's ``attempts`` goes
+   up by one and ``next_attempt_at`` becomes a lease (the attempt's deadline
+   + ``LEASE_MARGIN_S``), so no other worker or instance claims it meanwhile
+   (rows are picked ``FOR UPDATE SKIP LOCKED`` on PostgreSQL).  A worker that
+   dies mid-attempt leaves the lease to expire: the delivery is claimed again
+   (at least once);
+2. **send** (``send``, no database): ``transport.post`` to the checked
+   address within ``WEBHOOK_TIMEOUT_S``;
+3. **record** (a new short transaction): the attempt row, and the next state
+   when the claim is still this one.
 
 Retries back off exponentially: after attempt n the next waits
 ``BACKOFF_STEPS[n-1] * WEBHOOK_RETRY_BASE_S`` (30 s, 90 s, 4.5 min, 9 min,
 15 min with the default 30 s base), so 6 attempts span about 30 minutes.
-Retried: 5xx, 408/425/429, timeouts and connection errors.  Every attempt is recorded with its
-status code and duration (ms).  Targets go through the SSRF guard.
+Retried: 5xx, 408/425/429, timeouts, connection errors and names that do not
+resolve; other refused targets and other 4xx fail at once.  Every attempt is
+recorded with its status code and duration (ms).
 """
 from __future__ import annotations
 
 import json
 import logging
-import time
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
-
-import requests
 
 from ..extensions import db
 from ..models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
-from ..netguard import url_refusal
 from ..settings import Settings
 from .signing import sign
+from .transport import Outcome, Resolver, post, system_resolve
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +41,23 @@ log = logging.getLogger(__name__)
 #: 30 s, 90 s, 270 s, 540 s, 900 s -> about 30 minutes in all.
 BACKOFF_STEPS = (1, 3, 9, 18, 30)
 RETRY_STATUSES = {408, 425, 429}
+#: A claim's lease is the attempt's deadline plus this, seconds: time to record the outcome, which the
+#: database bounds keep shorter (pool 5 s, connect 3 s, statement 5 s + 2 s by default, dbtimeouts.py).
+LEASE_MARGIN_S = 30
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claimed delivery, everything ``send`` needs (no ORM object, no session).
+
+    ``attempt``: the delivery's ``attempts`` after the claim (1 for the first)."""
+
+    delivery_id: str
+    api_key_id: int
+    url: str
+    payload: str
+    secret: str
+    attempt: int
 
 
 def create_delivery(crawl: Crawl, api_key: ApiKey) -> WebhookDelivery:
@@ -38,62 +69,116 @@ def create_delivery(crawl: Crawl, api_key: ApiKey) -> WebhookDelivery:
     return delivery
 
 
-def _retryable(status: int | None) -> bool:
-    return status is None or status >= 500 or status in RETRY_STATUSES
-
-
-def attempt(delivery: WebhookDelivery, settings: Settings) -> WebhookAttempt:
-    """POST the delivery once, record the attempt and schedule the next one.
-
-    The caller commits.  Returns the WebhookAttempt.
-    """
-    if delivery.id is None:
-        db.session.flush()  # assigns the delivery id, which is signed into the headers
+def _claim_row(delivery: WebhookDelivery, settings: Settings) -> Claim | None:
+    """Take the lease on a locked row (not committed); None when its key or attempts are gone (then failed)."""
     key = db.session.get(ApiKey, delivery.api_key_id)
-    body = delivery.payload.encode()
-    started = time.perf_counter()
-    status, error = None, None
-    refusal = url_refusal(delivery.url, settings.allow_private_targets)
-    if refusal:
-        error = f"refused target: {refusal}"
-    else:
-        try:
-            response = requests.post(
-                delivery.url, data=body, timeout=settings.webhook_timeout_s, allow_redirects=False,
-                headers={"Content-Type": "application/json", "User-Agent": "tagcrawl-webhooks/0.1",
-                         **sign(key.webhook_secret, body, delivery.id)})
-            status = response.status_code
-        except requests.RequestException as exc:
-            error = f"{exc.__class__.__name__}: {exc}"[:500]
-    record = WebhookAttempt(status_code=status, error=error, duration_ms=int((time.perf_counter() - started) * 1000))
-    delivery.attempt_log.append(record)
-    delivery.attempts += 1
-    if status is not None and 200 <= status < 300:
-        delivery.status, delivery.next_attempt_at = "delivered", None
-    elif refusal or not _retryable(status) or delivery.attempts >= settings.webhook_attempts:
+    if key is None or not key.webhook_secret or delivery.attempts >= settings.webhook_attempts:
+        # the key was deleted, or a worker died during the last attempt (its lease ran out)
         delivery.status, delivery.next_attempt_at = "failed", None
-    else:
-        step = BACKOFF_STEPS[min(delivery.attempts - 1, len(BACKOFF_STEPS) - 1)]
-        delivery.next_attempt_at = utcnow() + timedelta(seconds=step * settings.webhook_retry_base_s)
-    log.info("webhook delivery %s attempt %d: %s", delivery.id, delivery.attempts, status or error)
-    return record
+        return None
+    delivery.attempts += 1
+    delivery.next_attempt_at = utcnow() + timedelta(seconds=settings.webhook_timeout_s + LEASE_MARGIN_S)
+    return Claim(delivery.id, delivery.api_key_id, delivery.url, delivery.payload, key.webhook_secret,
+                 delivery.attempts)
 
 
-def claim_due(limit: int = 10) -> list[WebhookDelivery]:
-    """Pending deliveries whose time has come, locked for this transaction
-    (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so instances share the work)."""
-    query = (db.select(WebhookDelivery)
-             .where(WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= utcnow())
-             .order_by(WebhookDelivery.next_attempt_at).limit(limit))
-    if db.engine.dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True)
-    return list(db.session.scalars(query))
+def claim_due(settings: Settings, slots: int, in_flight: Mapping[int, int] | None = None) -> list[Claim]:
+    """Claim due deliveries and commit, at most ``slots``, at most ``WEBHOOK_PER_KEY`` in flight per key.
+
+    Args:
+        settings: the webhook settings.
+        slots: how many may be claimed (free senders); the loop runs at most ``slots`` times.
+        in_flight: API key id -> deliveries of this process being sent now.
+    Returns:
+        The claims, oldest due first (committed: the rows carry their lease).
+    """
+    counts = dict(in_flight or {})
+    claims: list[Claim] = []
+    for _ in range(max(0, slots)):
+        full = [key_id for key_id, n in counts.items() if n >= settings.webhook_per_key]
+        query = (db.select(WebhookDelivery)
+                 .where(WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= utcnow(),
+                        WebhookDelivery.api_key_id.not_in(full))
+                 .order_by(WebhookDelivery.next_attempt_at).limit(1))
+        if db.engine.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        row = db.session.scalars(query).first()
+        if row is None:
+            break
+        claim = _claim_row(row, settings)
+        db.session.flush()  # the lease: the next query no longer sees this row as due
+        if claim is not None:
+            claims.append(claim)
+            counts[claim.api_key_id] = counts.get(claim.api_key_id, 0) + 1
+    db.session.commit()
+    return claims
 
 
-def next_due_in_s() -> float | None:
-    """Seconds until the next pending delivery is due (None when none)."""
+def send(claim: Claim, settings: Settings, resolve: Resolver = system_resolve) -> Outcome:
+    """POST a claimed delivery once, signed (no database; see ``transport.post``)."""
+    body = claim.payload.encode()
+    return post(claim.url, body, {"Content-Type": "application/json", **sign(claim.secret, body, claim.delivery_id)},
+                deadline_s=settings.webhook_timeout_s, allow_private=settings.allow_private_targets,
+                resolve=resolve)
+
+
+def _retryable(outcome: Outcome) -> bool:
+    if outcome.refused:
+        return outcome.retryable
+    return outcome.status is None or outcome.status >= 500 or outcome.status in RETRY_STATUSES
+
+
+def record(claim: Claim, outcome: Outcome, settings: Settings) -> WebhookAttempt | None:
+    """Store the attempt and the delivery's next state in one short transaction, and commit.
+
+    The state changes only when the row still carries this claim (same
+    ``attempts``, still pending); a redelivery or a new claim after an expired
+    lease wins.  Returns the attempt row (None when the delivery is gone).
+    """
+    delivery = db.session.get(WebhookDelivery, claim.delivery_id, with_for_update=True)
+    if delivery is None:
+        db.session.rollback()
+        return None
+    attempt_row = WebhookAttempt(delivery_id=claim.delivery_id, status_code=outcome.status, error=outcome.error,
+                                 duration_ms=outcome.duration_ms)
+    db.session.add(attempt_row)
+    if delivery.status == "pending" and delivery.attempts == claim.attempt:
+        if outcome.status is not None and 200 <= outcome.status < 300:
+            delivery.status, delivery.next_attempt_at = "delivered", None
+        elif not _retryable(outcome) or delivery.attempts >= settings.webhook_attempts:
+            delivery.status, delivery.next_attempt_at = "failed", None
+        else:
+            step = BACKOFF_STEPS[min(delivery.attempts - 1, len(BACKOFF_STEPS) - 1)]
+            delivery.next_attempt_at = utcnow() + timedelta(seconds=step * settings.webhook_retry_base_s)
+    db.session.commit()
+    log.info("webhook delivery %s attempt %d: %s", claim.delivery_id, claim.attempt, outcome.status or outcome.error)
+    return attempt_row
+
+
+def attempt(delivery: WebhookDelivery, settings: Settings, resolve: Resolver = system_resolve) -> WebhookAttempt:
+    """Claim this delivery now (whatever its due time), send it once and record the outcome.
+
+    Commits the claim before the POST and the outcome after it (the
+    caller's pending changes are committed with the claim).  Returns the
+    WebhookAttempt.
+    """
+    db.session.flush()  # assigns the delivery id, which is signed into the headers
+    db.session.refresh(delivery, with_for_update=db.engine.dialect.name == "postgresql")
+    claim = _claim_row(delivery, settings)
+    db.session.commit()
+    if claim is None:
+        raise LookupError(f"delivery {delivery.id} cannot be sent (its API key is gone or attempts are exhausted)")
+    return record(claim, send(claim, settings, resolve), settings)
+
+
+def next_due_in_s(skip_keys: Collection[int] = ()) -> float | None:
+    """Seconds until the next pending delivery is due (None when none); ends its read transaction.
+
+    ``skip_keys``: API key ids whose deliveries are not counted (keys at their in-flight bound)."""
     due = db.session.scalar(db.select(db.func.min(WebhookDelivery.next_attempt_at))
-                            .where(WebhookDelivery.status == "pending"))
+                            .where(WebhookDelivery.status == "pending",
+                                   WebhookDelivery.api_key_id.not_in(list(skip_keys))))
+    db.session.rollback()
     if due is None:
         return None
     if due.tzinfo is None:  # SQLite drops the zone
@@ -111,6 +196,4 @@ def redeliver(delivery_id: str, settings: Settings) -> WebhookAttempt:
         raise LookupError(f"no delivery {delivery_id}")
     delivery.status = "pending"
     delivery.attempts = min(delivery.attempts, settings.webhook_attempts - 1)
-    record = attempt(delivery, settings)
-    db.session.commit()
-    return record
+    return attempt(delivery, settings)

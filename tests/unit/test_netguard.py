@@ -129,6 +129,17 @@ def test_allow_private_still_refuses_non_http_and_hostless_urls(url):
     assert url_refusal(url, allow_private=True) is not None
 
 
+@pytest.mark.parametrize("allow_private", [False, True])
+def test_webhook_urls_must_resolve(allow_private):
+    """``require_resolvable`` (webhook URLs): a name that does not resolve is
+    refused, private targets allowed or not; an address literal needs no lookup."""
+    assert url_refusal("http://gone.invalid/hook", allow_private, require_resolvable=True) == \
+        "host gone.invalid does not resolve"
+    assert url_refusal("http://gone.invalid/hook", allow_private) is None  # crawl targets: Chrome reports it
+    assert url_refusal("http://8.8.8.8/hook", allow_private, require_resolvable=True) is None
+    assert (url_refusal("http://127.0.0.1/hook", allow_private, require_resolvable=True) is None) == allow_private
+
+
 def test_refusal_message_names_the_host_and_the_kind_of_address():
     assert url_refusal("http://10.0.0.5/") == "host 10.0.0.5 is a private address"
     assert url_refusal("http://0x7f000001/") == "host 127.0.0.1 is a loopback address"
