@@ -19,11 +19,11 @@ class BitWriter:
     def __init__(self):
         self.bits: list[str] = []
 
-    def add(self, value: int, width: int) -> "BitWriter":
+    def add(self, value: int, width: int) -> BitWriter:
         self.bits.append(format(value, f"0{width}b") if width else "")
         return self
 
-    def ranges(self, entries: list[tuple[int, int]]) -> "BitWriter":
+    def ranges(self, entries: list[tuple[int, int]]) -> BitWriter:
         """A range section: NumEntries, then IsARange / StartOrOnlyVendorId / EndVendorId."""
         self.add(len(entries), 12)
         for start, end in entries:
@@ -32,7 +32,7 @@ class BitWriter:
                 self.add(end, 16)
         return self
 
-    def bitfield(self, ids: list[int], max_id: int) -> "BitWriter":
+    def bitfield(self, ids: list[int], max_id: int) -> BitWriter:
         chosen = set(ids)
         self.bits.append("".join("1" if i in chosen else "0" for i in range(1, max_id + 1)))
         return self
