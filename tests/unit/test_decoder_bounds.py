@@ -3,10 +3,13 @@ docs/security.md, "Decoders: bounded by output"): hostile inputs to each one, th
 Collect step calls (``vendors.match_request``, ``compliance.report``/``signals``), in a fresh process whose
 address space may grow by 300 MB only, each with its peak RSS growth read from /proc and its output cap
 checked.  The TC string bounds are in test_tcf.py, lz-string's equality with the npm package in
-test_lzstring.py."""
+test_lzstring.py.  Before these bounds, the "gpp" case needed 400 MB and a 240 KB "batch parameters"
+request 920 MB (every batch item copied the request's parameters)."""
 from __future__ import annotations
 
 import ast
+
+from tagcrawl.vendors.matcher import MAX_HITS
 
 from tests.support import peak_rss
 
@@ -28,6 +31,10 @@ multipart = ("--a\\r\\nContent-Disposition: form-data; name=\\"f\\"\\r\\n\\r\\nv
 ndjson = '{"api_key": "phc_x", "event": "e"}\\n' * 8000
 matrix = "https://ad.doubleclick.net/activity" + ";src=1" * (K * K)
 form = "&".join(f"k{i}=v" for i in range(60_000))
+amplitude = "https://api2.amplitude.com/2/httpapi?" + "&".join(f"q{i}=v" for i in range(2000))
+shared = {f"o{j}": {f"k{i}": 0 for i in range(2000)} for j in range(11)}  # 24,000 parameters every item shares
+batch = json.dumps(dict(shared, events=[{"event_type": "x", "api_key": "0" * 32}] * 500), separators=(",", ":"))
+many_ids = json.dumps({"events": [{"event_type": "x", "api_key": [f"k{i}" for i in range(100)]}] * 250})
 def post(url, body, headers=None):
     return Request(url=url, method="POST", post_data=body, headers=headers or {}, resource_type="fetch")
 """
@@ -43,6 +50,8 @@ cases = {
     "ndjson": lambda: decode.decode_body(ndjson),
     "matrix": lambda: match_request(Request(url=matrix)),
     "form": lambda: decode.decode_body(form),
+    "batch parameters": lambda: match_request(post(amplitude, batch)),
+    "ids per request": lambda: match_request(post(amplitude, many_ids)),
 }
 out = {}
 for name, fn in cases.items():
@@ -58,7 +67,8 @@ result = {
     "multipart": len(out["multipart"][1].params),
     "ndjson": (out["ndjson"][1].kind, len(out["ndjson"][1].json)),
     "form": len(out["form"][1].params),
-    "hits": [len(out[name][1]) for name in ("lz-string", "gzip", "matrix")],
+    "hits": [len(out[name][1]) for name in ("lz-string", "gzip", "matrix", "batch parameters", "ids per request")],
+    "batch parameters": len(out["batch parameters"][1][0].params),
 }
 """
 
@@ -73,4 +83,5 @@ def test_every_decoder_stays_within_its_bounds_on_hostile_input():
     assert result["multipart"] == 1  # 1,000 parts read, one field name
     assert result["ndjson"] == ("jsonlines", 500)
     assert result["form"] == 2000
-    assert result["hits"] == [1, 1, 1]  # each request still recognised (PostHog, Amplitude, Floodlight)
+    assert result["hits"] == [1, 1, 1, 500, MAX_HITS]  # each still recognised (PostHog, Amplitude, Floodlight)
+    assert result["batch parameters"] == 24_003  # every item still sees the request's parameters (shared, not copied)
