@@ -4,7 +4,8 @@
   ``PYTHONPATH``), optionally under an address-space limit (``RLIMIT_AS``), and
   returns how far its peak RSS (``VmHWM``) rose during the work.
 - :func:`in_this_process`: the same for a call in the test process: the peak
-  is reset first by writing ``5`` to ``/proc/self/clear_refs`` (Linux 4.0+).
+  is reset first by writing ``5`` to ``/proc/self/clear_refs`` (Linux 4.0+;
+  ``tracemalloc``'s peak where that file cannot be written).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,11 +84,23 @@ def _status_kb(name: str) -> int:
 
 
 def in_this_process(fn):
-    """``(fn(), peak RSS growth in MB)`` for a call in this process; the peak
-    (``VmHWM``) is reset to the current RSS first.  Other threads of the process
-    count too, so the figure is an upper bound of ``fn``'s own."""
-    with open("/proc/self/clear_refs", "w") as f:
-        f.write("5")
+    """``(fn(), peak memory growth in MB)`` for a call in this process.
+
+    The peak RSS (``VmHWM``) is reset to the current RSS first; other threads
+    of the process count too, so the figure is an upper bound of ``fn``'s own.
+    Where ``/proc/self/clear_refs`` cannot be written, the peak of Python's
+    own allocations during the call (``tracemalloc``) is returned instead.
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        tracemalloc.start()
+        try:
+            result = fn()
+            return result, tracemalloc.get_traced_memory()[1] / (1024 * 1024)
+        finally:
+            tracemalloc.stop()
     before = _status_kb("VmHWM")
     result = fn()
     return result, (_status_kb("VmHWM") - before) / 1024
