@@ -52,8 +52,10 @@ Each warning is one of these sentences (`<ids>` is the vendor's noun, e.g. "TikT
 
 ## Encodings decoded
 
-Before any id is read, a request is decoded (`tagcrawl/vendors/encodings.py`, `decode.py`). Every decoder is
-bounded (at most 256 KiB of output, so a compression bomb stops there) and never raises:
+Before any id is read, a request is decoded (`tagcrawl/vendors/encodings.py`, `decode.py`, `lzstring.py`).
+Every decoder is bounded by its output (at most 256 KiB, so a compression bomb stops there; the table of
+bounds is in `docs/security.md`, "Decoders: bounded by output"), never raises, and charges its work to the
+crawl's decoding budget when there is one (`vendors.decode_budget`):
 
 * request bodies with `Content-Encoding: gzip`, `deflate` (zlib or raw) or `br`, and gzip/zlib bodies
   recognised by their magic bytes (posthog-js `compression=gzip-js` sends gzip as `text/plain`); the capture
@@ -61,7 +63,7 @@ bounded (at most 256 KiB of output, so a compression bomb stops there) and never
   `base64Encoded`);
 * base64 and base64url payloads (bodies, and parameters such as Mixpanel's `data=`), and gzip inside base64;
 * lz-string `compressToBase64` and `compressToEncodedURIComponent` (posthog-js `compression=lz64`), checked
-  against the lz-string npm package;
+  against the lz-string npm package (`tests/unit/test_lzstring.py`); 256 KB cost tens of milliseconds;
 * JSON bodies (also sent as `text/plain`), JSON inside a form field, NDJSON, batched arrays (one hit per
   event), `multipart/form-data`, form bodies and GA4's one-event-per-line batches;
 * write keys sent only as HTTP Basic auth (`Authorization: Basic base64(<key>:)`: Segment, RudderStack,

@@ -11,6 +11,12 @@
   version ``1``, then notice given, opted out of sale, LSPA covered, each ``Y``, ``N`` or ``-``.
 - GPP string (IAB Global Privacy Platform): header ``DBA...`` then one segment
   per section, ``~`` separated; reported with its applicable section ids.
+
+Bounds: gcs/gcd/US Privacy are read only at their fixed lengths; a GPP string is
+counted whole (``str.count``, no copy) but only its first :data:`GPP_SCAN_MAX`
+characters and :data:`GPP_MAX_SECTIONS` sections are split; TC strings are
+bounded by ``tcf.py`` (``MAX_LENGTH``, ``MAX_VENDOR_IDS``).  Nothing here raises
+on page input.
 """
 from __future__ import annotations
 
@@ -31,6 +37,12 @@ GCD_LETTERS = {
     "u": ("granted", "denied", "denied"),
     "v": ("granted", "granted", "granted"),
 }
+#: Most GPP sections looked at for the uspv1 section, and most applicable
+#: section ids reported (the GPP section ids run to about 20 today).
+GPP_MAX_SECTIONS = 64
+#: Most characters of a GPP string split into sections (a tcfeuv2 section is a
+#: few KB; a page may answer ``__gpp`` with megabytes).
+GPP_SCAN_MAX = 64 * 1024
 CONSENT_MODE_SIGNALS = ("ad_storage", "analytics_storage", "ad_user_data", "ad_personalization")
 GOOGLE_VENDORS = {"google_analytics", "universal_analytics", "google_ads", "floodlight", "google_tag"}
 
@@ -117,13 +129,17 @@ def decode_usp(text: str | None) -> USPrivacy | None:
 def gpp_summary(gpp_string: str | None, sections: list | None = None) -> dict | None:
     """``{"gpp_string", "applicable_sections", "sections", "us_privacy"}`` of a
     GPP string: ``sections`` counts the ``~``-separated section segments after
-    the header; ``us_privacy`` is the US Privacy section (uspv1, section 6,
-    whose segment is the 4-character US Privacy string) when there is one.
-    None when there is no string."""
+    the header (the whole string is counted); ``us_privacy`` is the US Privacy
+    section (uspv1, section 6, whose segment is the 4-character US Privacy
+    string) when one is among the first :data:`GPP_MAX_SECTIONS` sections of
+    the first :data:`GPP_SCAN_MAX` characters.  ``gpp_string`` is cut at 2,000
+    characters, ``applicable_sections`` (a list from the page; anything else
+    gives ``[]``) at ``GPP_MAX_SECTIONS`` items.  None when there is no string."""
     if not isinstance(gpp_string, str) or not gpp_string:
         return None
-    parts = gpp_string.split("~")
+    parts = gpp_string[:GPP_SCAN_MAX].split("~", GPP_MAX_SECTIONS + 1)[:GPP_MAX_SECTIONS + 1]  # header + sections
     usp = next((u for u in map(decode_usp, parts[1:]) if u is not None), None)
-    return {"gpp_string": gpp_string[:2000], "applicable_sections": list(sections or []),
-            "sections": len(parts) - 1 if parts[0].startswith("DB") else None,
+    applicable = list(sections[:GPP_MAX_SECTIONS]) if isinstance(sections, (list, tuple)) else []
+    return {"gpp_string": gpp_string[:2000], "applicable_sections": applicable,
+            "sections": gpp_string.count("~") if parts[0].startswith("DB") else None,
             "us_privacy": usp.raw if usp else None}

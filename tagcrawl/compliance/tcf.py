@@ -9,6 +9,11 @@ the other segments are counted by type.  No library is used: the one on PyPI
 (``iab-tcf`` 0.2.2) is unmaintained and needs a forked bitarray package.
 Checked against the IAB's published example string and against strings made
 by the IAB's own encoder (``@iabtcf/core``), see ``tests/unit/test_tcf.py``.
+
+Bounded by its output, not only its input: a string is at most
+:data:`MAX_LENGTH` characters, and the vendor ids of all its lists together
+are counted before any list is built and refused past :data:`MAX_VENDOR_IDS`
+(one 4 KB range section can name 48 million ids).
 """
 from __future__ import annotations
 
@@ -19,10 +24,23 @@ from datetime import datetime, timezone
 
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 SEGMENT_TYPES = {0: "core", 1: "disclosed_vendors", 2: "allowed_vendors", 3: "publisher_tc"}
+#: Longest TC string decoded, in characters.  Real strings (a bitfield of about
+#: 1,500 vendors for consents and for legitimate interests, publisher
+#: restrictions, a disclosed-vendors segment) run to a few thousand; the stream's
+#: ``cn`` is capped at 4,096 (``STREAM_CN_MAX``).
+MAX_LENGTH = 20_000
+#: Most vendor ids one TC string may name, counting vendor consents, vendor
+#: legitimate interests and every publisher restriction's vendor list (before
+#: duplicates are removed).  A GVL's ``maxVendorId`` is about 1,500, so nothing
+#: real is refused; a range section naming more (``1..65535`` repeated) is refused
+#: before it is expanded.
+MAX_VENDOR_IDS = 10_000
 
 
 class TCStringError(ValueError):
-    """The text is not a TCF v2 TC string (bad base64url, wrong version, too short)."""
+    """The text is not a TCF v2 TC string (bad base64url, wrong version, too
+    short), or is one past a bound (:data:`MAX_LENGTH` characters,
+    :data:`MAX_VENDOR_IDS` vendor ids); the message says which."""
 
 
 @dataclass
@@ -76,26 +94,43 @@ class TCString:
 
 
 class _Bits:
-    """Big-endian bit reader over bytes."""
+    """Big-endian bit reader over bytes, with the string's vendor-id allowance.
+
+    The bits are held as a text of ``0``/``1`` (at most 8 per input byte), so a
+    read costs its own width, not the length of the string.  Every vendor id
+    list (bitfield or ranges) is counted against ``ids_left`` (starting at
+    :data:`MAX_VENDOR_IDS`) before it is built.
+    """
 
     def __init__(self, data: bytes):
-        self.value = int.from_bytes(data, "big") if data else 0
-        self.size = len(data) * 8
+        self.text = format(int.from_bytes(data, "big"), f"0{len(data) * 8}b") if data else ""
+        self.size = len(self.text)
         self.pos = 0
+        self.ids_left = MAX_VENDOR_IDS
 
-    def int(self, n: int) -> int:
+    def take(self, n: int) -> str:
         if self.pos + n > self.size:
             raise TCStringError(f"TC string too short: needs bit {self.pos + n}, has {self.size}")
         self.pos += n
-        return (self.value >> (self.size - self.pos)) & ((1 << n) - 1)
+        return self.text[self.pos - n:self.pos]
+
+    def int(self, n: int) -> int:
+        return int(self.take(n), 2) if n else 0
 
     def bool(self) -> bool:
         return self.int(1) == 1
 
     def ids(self, n: int) -> list[int]:
         """A bitfield of ``n`` bits: the 1-based ids whose bit is set."""
-        bits = self.int(n) if n else 0
-        return [i + 1 for i in range(n) if bits >> (n - 1 - i) & 1]
+        bits = self.take(n)
+        return [i + 1 for i, bit in enumerate(bits) if bit == "1"]
+
+    def spend(self, count: int) -> None:
+        """Count ``count`` vendor ids against the allowance, before they are made."""
+        if count > self.ids_left:
+            raise TCStringError(f"TC string names more than {MAX_VENDOR_IDS:,} vendor ids (refused before "
+                                "expanding them)")
+        self.ids_left -= count
 
     def time(self) -> str:
         return datetime.fromtimestamp(self.int(36) // 10, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -104,19 +139,33 @@ class _Bits:
         return "".join(chr(ord("A") + self.int(6)) for _ in range(n))
 
     def ranges(self) -> list[int]:
-        ids: list[int] = []
-        for _ in range(self.int(12)):
+        """A range section: ``NumEntries`` (12 bits), then per entry ``IsARange``,
+        ``StartOrOnlyVendorId`` and, for a range, ``EndVendorId`` (16 bits each).
+        The entries are read and their ids counted (:meth:`spend`) before any
+        is expanded."""
+        entries = []
+        for _ in range(self.int(12)):  # at most 4,095 entries, each at least 17 bits of the input
             is_range = self.bool()
             start = self.int(16)
             end = self.int(16) if is_range else start
-            if end - start > 65535 or end < start:
+            if end < start:
                 raise TCStringError("bad vendor range")
+            entries.append((start, end))
+        self.spend(sum(end - start + 1 for start, end in entries))
+        ids: list[int] = []
+        for start, end in entries:
             ids.extend(range(start, end + 1))
         return ids
 
     def vendors(self) -> list[int]:
+        """A vendor section: ``MaxVendorId`` (16 bits), ``IsRangeEncoding``, then
+        a bitfield of ``MaxVendorId`` bits or a range section."""
         max_id = self.int(16)
-        return self.ranges() if self.bool() else self.ids(max_id)
+        if self.bool():
+            return self.ranges()
+        if self.pos + max_id <= self.size:
+            self.spend(self.text.count("1", self.pos, self.pos + max_id))
+        return self.ids(max_id)
 
 
 def _b64(segment: str) -> bytes:
@@ -133,15 +182,27 @@ def decode(text: str) -> TCString:
 
     Args:
         text: the TC string (``euconsent-v2`` cookie, ``gdpr_consent``
-            parameter, ``tcData.tcString``).
+            parameter, ``tcData.tcString``, stream ``cn``), at most
+            :data:`MAX_LENGTH` characters.
     Returns:
-        TCString.
+        TCString; its vendor id lists hold at most :data:`MAX_VENDOR_IDS` ids
+        together.  Work and memory are linear in the length of ``text``.
     Raises:
-        TCStringError: not a TCF v2 string.
+        TCStringError: not a TCF v2 string, longer than ``MAX_LENGTH``, or
+        naming more than ``MAX_VENDOR_IDS`` vendor ids (counted before any list
+        is built).  Nothing else: a MemoryError or RecursionError is turned
+        into a TCStringError too.
     """
-    if not isinstance(text, str) or not text.strip() or len(text) > 20000:
+    if not isinstance(text, str) or len(text) > MAX_LENGTH or not text.strip():
         raise TCStringError("empty or oversized")
-    parts = text.strip().split(".")
+    try:
+        return _decode(text.strip())
+    except (MemoryError, RecursionError) as exc:
+        raise TCStringError(f"TC string too large to decode ({type(exc).__name__})") from None
+
+
+def _decode(text: str) -> TCString:
+    parts = text.split(".")
     bits = _Bits(_b64(parts[0]))
     version = bits.int(6)
     if version != 2:
@@ -154,21 +215,24 @@ def decode(text: str) -> TCString:
                purpose_one_treatment=bits.bool(), publisher_cc=bits.letters(2), vendor_consents=bits.vendors(),
                vendor_legitimate_interests=bits.vendors())
     restrictions = []
-    for _ in range(bits.int(12)):
+    for _ in range(bits.int(12)):  # at most 4,095, each at least 20 bits of the input
         purpose, kind = bits.int(6), bits.int(2)
         restrictions.append({"purpose": purpose, "type": kind, "vendors": bits.ranges()})
     segments = ["core"]
-    for part in parts[1:]:
+    for part in parts[1:]:  # at most MAX_LENGTH / 2
         data = _b64(part)
         segments.append(SEGMENT_TYPES.get(data[0] >> 5, "unknown") if data else "unknown")
     return TCString(**out, publisher_restrictions=restrictions, segments=segments)
 
 
 def try_decode(text: str | None) -> TCString | None:
-    """``decode(text)``, or None when ``text`` is not a TC string (never raises)."""
+    """``decode(text)``, or None when ``text`` is not a TC string or is past
+    one of :func:`decode`'s bounds.  Never raises: every path that decodes a
+    page's or a stream client's TC string (stream ``cn``, ``euconsent-v2``
+    cookie, ``__tcfapi``, ``gdpr_consent``) goes through here."""
     if not text:
         return None
     try:
         return decode(text)
-    except (TCStringError, ValueError, OverflowError):
+    except (ValueError, OverflowError, MemoryError, RecursionError):  # TCStringError is a ValueError
         return None

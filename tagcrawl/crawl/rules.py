@@ -17,6 +17,7 @@ segments (``docs/security.md``).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
 try:  # provided by the vendor catalog; resolves keys, display names, aliases
@@ -90,7 +91,7 @@ def _hit_field(hit: Any, key: str) -> str | None:
         value = getattr(hit, key, None)
     else:
         params = getattr(hit, "params", None)
-        value = params.get(key) if isinstance(params, dict) else None
+        value = params.get(key) if isinstance(params, Mapping) else None
     return None if value is None else to_text(value)
 
 

@@ -11,6 +11,8 @@ Public API:
 * :func:`browser_patterns` - JS-compatible URL patterns for in-page tags
 * :data:`CATALOG` - the tuple of all :class:`Vendor` entries
 * :func:`normalise_id` - validate/normalise an account id for a vendor
+* :func:`decode_budget` - ``with decode_budget(max_bytes, deadline) as b:``
+  bounds the decoding work of the matching inside it (``budget.py``)
 
 The catalog is data (``catalog_*.py``, model in ``model.py``); the matching
 code is generic: ``matcher.py`` (match decision, id policy) over
@@ -24,14 +26,15 @@ from urllib.parse import urlsplit
 
 from . import catalog_adobe, catalog_adtech, catalog_advertising, catalog_analytics, catalog_google
 from . import catalog_other, catalog_tags
+from .budget import DecodeBudget, decode_budget
 from .ids import IdFormat
 from .matcher import compile_catalog, match_with
 from .model import CATEGORIES, Pattern, Vendor
 from .types import Hit, Request
 
 __all__ = [
-    "CATALOG", "CATEGORIES", "Hit", "IdFormat", "Pattern", "Request", "Vendor",
-    "browser_patterns", "catalog_listing", "find_vendor", "match_request", "match_requests",
+    "CATALOG", "CATEGORIES", "DecodeBudget", "Hit", "IdFormat", "Pattern", "Request", "Vendor",
+    "browser_patterns", "catalog_listing", "decode_budget", "find_vendor", "match_request", "match_requests",
     "normalise_id", "pixels_from_hits", "vendor_key_for",
 ]
 

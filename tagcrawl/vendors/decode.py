@@ -5,8 +5,12 @@ Mixpanel ``data=``; the encodings are ``encodings.py``) and HTTP basic auth
 (Segment / RudderStack write key).
 
 All functions are total: they never raise on malformed input (invalid
-percent-encoding, broken JSON, binary-ish text, deep nesting); bodies are
-decoded up to :data:`MAX_BODY` characters only.
+percent-encoding, broken JSON, binary-ish text, deep nesting, a MemoryError);
+bodies are decoded up to :data:`MAX_BODY` characters only, at most
+:data:`MAX_ITEMS` batch items and ``_MAX_PARAMS`` parameters (or multipart
+parts) are decoded, and JSON parses are charged to the decoding budget
+(``budget.py``).  The bounds are listed in ``docs/security.md`` ("Decoders:
+bounded by output").
 """
 from __future__ import annotations
 
@@ -17,13 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_plus
 
-from . import encodings
+from . import budget, encodings
 
 #: Body decoding cap (256 KiB of text).
 MAX_BODY = 256 * 1024
 #: Maximum number of batched items (lines / JSON list entries) decoded.
 MAX_ITEMS = 500
 _MAX_PARAMS = 2000
+#: Most parts of a multipart body read.
+_MAX_PARTS = 1000
+#: Most characters of an ``Authorization: Basic`` value decoded.
+_MAX_AUTH = 4096
 
 
 def _unquote(text: str) -> str:
@@ -64,7 +72,7 @@ def decode_matrix(path: str) -> dict[str, str]:
     if ";" not in path:
         return out
     head, _, rest = path.partition(";")
-    parts = rest.split(";")
+    parts = rest.split(";", _MAX_PARAMS)[:_MAX_PARAMS]
     last = head.rsplit("/", 1)[-1]
     if "=" in last:
         parts.insert(0, last)
@@ -108,16 +116,17 @@ def flatten(doc: Any) -> dict[str, str]:
 
 
 def parse_json(text: str | None) -> Any:
-    """``json.loads`` that returns None instead of raising (also on
-    RecursionError from absurd nesting)."""
+    """``json.loads`` of the first :data:`MAX_BODY` characters, or None instead
+    of raising (also on RecursionError from absurd nesting, and MemoryError),
+    or when the decoding budget refuses them."""
     if not text or not isinstance(text, str):
         return None
     s = text[:MAX_BODY].strip()
-    if not s or s[0] not in "[{":
+    if not s or s[0] not in "[{" or not budget.charge(len(s)):
         return None
     try:
         return json.loads(s)
-    except Exception:  # ValueError, RecursionError
+    except Exception:  # ValueError, RecursionError, MemoryError
         return None
 
 
@@ -140,7 +149,7 @@ def basic_auth_user(headers: dict[str, str] | None) -> str | None:
         auth = next((v for k, v in headers.items() if str(k).lower() == "authorization"), None)
         if not isinstance(auth, str) or not auth[:6].lower() == "basic ":
             return None
-        raw = base64.b64decode(auth[6:].strip() + "==", validate=False).decode("utf-8", "replace")
+        raw = base64.b64decode(auth[6:6 + _MAX_AUTH].strip() + "==", validate=False).decode("utf-8", "replace")
         user = raw.partition(":")[0]
         return user or None
     except Exception:
@@ -163,7 +172,8 @@ def multipart_fields(text: str, content_type: str | None) -> dict[str, str] | No
             absent, a body whose first line is ``--<token>`` is taken as
             multipart with that boundary (Chrome's ``FormData`` shape).
     Returns:
-        ``{field name: value}`` (file parts too, as text), first value wins.
+        ``{field name: value}`` (file parts too, as text), first value wins;
+        the first ``_MAX_PARTS`` parts are read.
     """
     m = re.search(r'boundary="?([^";,]+)"?', content_type or "", re.IGNORECASE)
     boundary = m.group(1) if m else None
@@ -173,7 +183,7 @@ def multipart_fields(text: str, content_type: str | None) -> dict[str, str] | No
             return None
         boundary = first[2:]
     out: dict[str, str] = {}
-    for part in text.split("--" + boundary)[1:1000]:
+    for part in text.split("--" + boundary, _MAX_PARTS)[1:_MAX_PARTS]:
         if part.startswith("--"):
             break
         head, sep, value = part.lstrip("\r\n").partition("\r\n\r\n")
@@ -211,12 +221,22 @@ def decode_body(text: str | None, content_type: str | None = None) -> Body:
 
     Args:
         text: the request body as text (``Request.post_data`` after its
-            ``Content-Encoding``, ``encodings.body_text``), or None.
+            ``Content-Encoding``, ``encodings.body_text``), or None; its first
+            :data:`MAX_BODY` characters are read.
         content_type: the ``Content-Type`` header (multipart boundary).
+    Returns:
+        the Body; ``Body("raw")`` when the body cannot be decoded within the
+        bounds (a MemoryError or RecursionError included).
     """
     if not text or not isinstance(text, str):
         return Body()
-    s = text[:MAX_BODY]
+    try:
+        return _decode_body(text[:MAX_BODY], content_type)
+    except (MemoryError, RecursionError):
+        return Body("raw")
+
+
+def _decode_body(s: str, content_type: str | None) -> Body:
     doc = parse_json(s)
     if doc is not None:
         return Body("json", flatten(doc), doc)

@@ -9,13 +9,15 @@ bounded: request bodies are hostile, so no decoder writes more than
   gzip/zlib are stdlib ``zlib``, br is the ``brotli`` package (PyPI).
 * base64 / base64url payloads (Mixpanel ``data=``) -- :func:`b64_text`.
 * lz-string (``compressToBase64``, ``compressToEncodedURIComponent``; PostHog
-  ``compression=lz64``) -- :func:`lz_decompress`.  Written here rather than
-  taken from the ``lzstring`` PyPI package: that package has no output bound
-  (an lz-string stream can expand quadratically), rebuilds its alphabet map
-  per character, and returns astral characters as surrogate pairs.  The
-  algorithm is lz-string 1.5.0's ``_decompress``; ``tests/unit/test_encodings.py``
-  checks it against output of the real npm package.
+  ``compression=lz64``) -- :func:`lz_decompress` (``lzstring.py``).
 * JSON wrapped in any of the above -- :func:`unwrap_json`.
+
+Bounds (also in ``docs/security.md``, "Decoders: bounded by output"): input
+read at most :data:`MAX_INPUT`, output at most :data:`MAX_DECODED`, JSON
+nesting as deep as ``json`` allows (a RecursionError is "not JSON"); a
+MemoryError is "not decodable" too.  Each decoder charges the input it reads
+to the current decoding budget (``budget.py``) before reading it, and returns
+None when refused.
 """
 from __future__ import annotations
 
@@ -25,6 +27,9 @@ import json
 import re
 import zlib
 from typing import Any
+
+from . import budget
+from .lzstring import lz_decompress
 
 try:
     import brotli
@@ -38,9 +43,11 @@ MAX_DECODED = 256 * 1024
 MAX_INPUT = 1024 * 1024
 
 _B64 = re.compile(r"^[A-Za-z0-9+/_-]+={0,2}$")
-_LZ64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
-_LZURI = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$"
-_LZ_MAPS = {a: {ch: i for i, ch in enumerate(a)} for a in (_LZ64, _LZURI)}
+#: base64 characters that decode to just past MAX_DECODED bytes.
+_B64_NEEDED = (MAX_DECODED + 2) // 3 * 4 + 4
+
+__all__ = ["MAX_DECODED", "MAX_INPUT", "b64_text", "body_text", "decoded_bytes", "header", "inflate",
+           "looks_base64", "lz_decompress", "unwrap_json"]
 
 
 def header(headers: dict | None, name: str) -> str | None:
@@ -62,10 +69,13 @@ def inflate(data: bytes, coding: str, limit: int = MAX_DECODED) -> bytes | None:
 
     Returns:
         the decompressed bytes (cut at ``limit``), or None when ``data`` is
-        not valid in that coding (or brotli is unavailable).
+        not valid in that coding (or brotli is unavailable) or the decoding
+        budget refuses its first ``MAX_INPUT`` bytes, the most read.
     """
     coding = (coding or "").strip().lower()
     data = bytes(data[:MAX_INPUT])
+    if coding not in ("gzip", "x-gzip", "deflate", "br") or not budget.charge(len(data)):
+        return None
     try:
         if coding in ("gzip", "x-gzip"):
             out = zlib.decompressobj(47).decompress(data, limit)
@@ -78,7 +88,7 @@ def inflate(data: bytes, coding: str, limit: int = MAX_DECODED) -> bytes | None:
             out = brotli.Decompressor().process(data, output_buffer_limit=limit)
         else:
             return None
-    except Exception:  # noqa: BLE001 - zlib.error, brotli.error: a hostile body is "not compressed"
+    except Exception:  # noqa: BLE001 - zlib.error, brotli.error, MemoryError: a hostile body is "not compressed"
         return None
     return out[:limit] if out else None
 
@@ -95,10 +105,12 @@ def body_text(body: str | bytes | None, headers: dict | None = None) -> str | No
     """A request body as text, after its ``Content-Encoding``.
 
     Args:
-        body: ``Request.post_data``: text, or raw bytes (compressed, binary).
+        body: ``Request.post_data``: text, or raw bytes (compressed, binary);
+            the first :data:`MAX_INPUT` bytes are read.
         headers: request headers (``Content-Encoding`` is read).
     Returns:
-        the decoded text (UTF-8, invalid bytes replaced), None when there is no body.
+        the decoded text (UTF-8, invalid bytes replaced; at most
+        :data:`MAX_DECODED` bytes of it), None when there is no body.
         Bytes are decompressed when the header names a coding or the bytes
         start with the gzip/zlib magic; a body that fails to decompress is
         returned as decoded text.
@@ -109,7 +121,7 @@ def body_text(body: str | bytes | None, headers: dict | None = None) -> str | No
         return body
     if not isinstance(body, (bytes, bytearray)):
         return None
-    return decoded_bytes(bytes(body), headers)[0][:MAX_DECODED].decode("utf-8", "replace")
+    return decoded_bytes(bytes(body[:MAX_INPUT]), headers)[0][:MAX_DECODED].decode("utf-8", "replace")
 
 
 def decoded_bytes(data: bytes, headers: dict | None = None) -> tuple[bytes, str | None]:
@@ -126,117 +138,32 @@ def decoded_bytes(data: bytes, headers: dict | None = None) -> tuple[bytes, str 
 
 def b64_text(value: str) -> str | None:
     """Text of a base64 / base64url value (padding optional), or None when
-    it is not base64 of UTF-8 text (at least 4 characters)."""
+    it is not base64 of UTF-8 text (at least 4 characters), is longer than
+    :data:`MAX_INPUT`, or is refused by the decoding budget.  At most
+    :data:`MAX_DECODED` bytes are decoded (only the characters they need are read)."""
     s = (value or "").strip()
     if len(s) < 4 or len(s) > MAX_INPUT or not _B64.match(s):
+        return None
+    s = s[:_B64_NEEDED]
+    if not budget.charge(len(s)):
         return None
     try:
         raw = base64.b64decode(s.replace("-", "+").replace("_", "/") + "=" * (-len(s.rstrip("=")) % 4),
                                validate=False)
         return raw[:MAX_DECODED].decode("utf-8")
-    except (binascii.Error, ValueError, UnicodeDecodeError):
+    except (binascii.Error, ValueError, UnicodeDecodeError, MemoryError):
         return None
-
-
-def lz_decompress(value: str, uri_safe: bool = False, limit: int = MAX_DECODED) -> str | None:
-    """lz-string ``decompressFromBase64`` / ``decompressFromEncodedURIComponent``.
-
-    Args:
-        value: the compressed text.
-        uri_safe: True for ``compressToEncodedURIComponent`` output (``+-$``
-            alphabet; a space is read as ``+``).
-        limit: most characters produced; past it the value is refused.
-    Returns:
-        the decompressed string, or None when ``value`` is not a complete,
-        valid lz-string stream or would decompress past ``limit``.
-    """
-    if not isinstance(value, str) or not value or len(value) > MAX_INPUT:
-        return None
-    alphabet = _LZURI if uri_safe else _LZ64
-    if uri_safe:
-        value = value.replace(" ", "+")
-    table = _LZ_MAPS[alphabet]
-    try:
-        codes = [table[ch] for ch in value]
-    except KeyError:
-        return None
-    return _lz_decompress(codes, limit)
-
-
-def _lz_decompress(codes: list[int], limit: int) -> str | None:
-    """lz-string 1.5.0 ``_decompress(length, 32, getNextValue)``, bounded."""
-    length, state = len(codes), {"val": codes[0], "pos": 32, "index": 1}
-
-    def read(nbits: int) -> int:
-        bits, power = 0, 1
-        for _ in range(nbits):
-            resb = state["val"] & state["pos"]
-            state["pos"] >>= 1
-            if state["pos"] == 0:
-                state["pos"] = 32
-                state["val"] = codes[state["index"]] if state["index"] < length else 0
-                state["index"] += 1
-            if resb:
-                bits |= power
-            power <<= 1
-        return bits
-
-    dictionary: list[str] = ["0", "1", "2"]
-    enlarge_in, num_bits = 4, 3
-    first = read(2)
-    if first == 2:
-        return ""
-    if first not in (0, 1):
-        return None
-    w = chr(read(8 if first == 0 else 16))
-    dictionary.append(w)
-    result, size = [w], 1
-    while True:
-        if state["index"] > length:
-            return None  # ran out of input before the end marker
-        c = read(num_bits)
-        if c in (0, 1):
-            dictionary.append(chr(read(8 if c == 0 else 16)))
-            c = len(dictionary) - 1
-            enlarge_in -= 1
-        elif c == 2:
-            return _from_utf16("".join(result))
-        if enlarge_in == 0:
-            enlarge_in, num_bits = 2 ** num_bits, num_bits + 1
-        if c < len(dictionary) and c > 2:
-            entry = dictionary[c]
-        elif c == len(dictionary):
-            entry = w + w[0]
-        else:
-            return None
-        size += len(entry)
-        if size > limit:
-            return None
-        result.append(entry)
-        dictionary.append(w + entry[0])
-        enlarge_in -= 1
-        w = entry
-        if enlarge_in == 0:
-            enlarge_in, num_bits = 2 ** num_bits, num_bits + 1
-
-
-def _from_utf16(text: str) -> str:
-    """JavaScript strings are UTF-16: join surrogate pairs into characters."""
-    try:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    except UnicodeError:
-        return text
 
 
 def _json(text: str | None) -> Any:
     if not text:
         return None
     s = text.strip()
-    if not s or s[0] not in "[{":
+    if not s or s[0] not in "[{" or not budget.charge(len(s)):
         return None
     try:
         doc = json.loads(s)
-    except Exception:  # noqa: BLE001 - ValueError, RecursionError: "not JSON"
+    except Exception:  # noqa: BLE001 - ValueError, RecursionError, MemoryError: "not JSON"
         return None
     return doc if isinstance(doc, (dict, list)) else None
 
@@ -245,7 +172,9 @@ def unwrap_json(value: str | None) -> tuple[Any, str | None]:
     """A JSON object/array carried in ``value``, verbatim or wrapped.
 
     Tried in order: JSON; base64/base64url JSON; gzip inside base64; lz-string
-    ``compressToBase64``; lz-string ``compressToEncodedURIComponent``.
+    ``compressToBase64``; lz-string ``compressToEncodedURIComponent``.  The
+    first :data:`MAX_INPUT` characters are read; every decoding is bounded by
+    :data:`MAX_DECODED` and charged to the decoding budget.
     Returns:
         ``(document, encoding)`` with encoding ``None`` (plain JSON),
         ``"base64"``, ``"gzip+base64"``, ``"lz-string"`` or
@@ -268,7 +197,7 @@ def unwrap_json(value: str | None) -> tuple[Any, str | None]:
             doc = _json(inner.decode("utf-8", "replace")) if inner else None
             if doc is not None:
                 return doc, "gzip+base64"
-        except (binascii.Error, ValueError):
+        except (binascii.Error, ValueError, MemoryError):
             pass
     for uri_safe, name in ((False, "lz-string"), (True, "lz-string-uri")):
         doc = _json(lz_decompress(s, uri_safe=uri_safe))

@@ -26,6 +26,10 @@ dropped for its id.  A CORS preflight (``OPTIONS``) is never a hit: it repeats
 the URL of the POST that follows but carries no data.  When no id source
 yields anything (e.g. a library load like ``fbevents.js``) the hit is reported
 with ``account_id=None``.  In a comma list every member is reported.
+
+Bounds: one request yields at most :data:`MAX_HITS` hits (``decode.MAX_ITEMS``
+candidates, ``decode.MAX_ITEMS`` ids each); the hits of one request share its
+decoded parameters (``Hit.params`` is a read-only mapping, never a copy).
 """
 from __future__ import annotations
 
@@ -39,6 +43,9 @@ from .request_context import Candidate, RequestContext, candidates
 from .ids import MAX_ID_LENGTH, id_warnings
 from .sources import FLAGS, MISMATCH, SourceSpec, compile_spec, first_value, resolve
 from .types import Hit, Request
+
+#: Most hits one request yields (a batch of 500 items with 500 ids each would be 250,000).
+MAX_HITS = 1000
 
 
 @dataclass(frozen=True)
@@ -160,9 +167,11 @@ def _ids(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> list[tuple[s
     else:
         values = [raw]
     out: list[tuple[str | None, tuple[str, ...]]] = []
+    seen: set[str | None] = set()
     for v in values[: decode.MAX_ITEMS]:
         one = _one_id(c, v)
-        if one is not None and one[0] not in (x[0] for x in out):
+        if one is not None and one[0] not in seen:
+            seen.add(one[0])
             out.append(one)
     return out or [(None, ())]
 
@@ -188,6 +197,8 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
     req = ctx.req
     hits: list[Hit] = []
     for it in candidates(ctx, c.pattern):
+        if len(hits) >= MAX_HITS:
+            break
         ok = True
         for spec, rx in c.require:
             v = resolve(spec, ctx, it)
@@ -197,10 +208,10 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
         if not ok:
             continue
         event = _event(c, ctx, it)
-        for account, warnings in _ids(c, ctx, it):
+        for account, warnings in _ids(c, ctx, it)[:MAX_HITS - len(hits)]:
             hits.append(Hit(
                 vendor_key=c.vendor.key, vendor_name=c.vendor.name, account_id=account,
-                event=event, params=dict(it.params), url=ctx.url,
+                event=event, params=it.params, url=ctx.url,
                 method=(req.method or "GET").upper() if isinstance(req.method, str) else "GET",
                 transport=req.resource_type if isinstance(req.resource_type, str) else "other",
                 frame_url=req.frame_url, timestamp=req.timestamp, warnings=warnings,

@@ -10,6 +10,8 @@ JSON list item (``Pattern.split``), with base64/JSON embedded parameters
 """
 from __future__ import annotations
 
+from collections import ChainMap
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -129,14 +131,17 @@ class Candidate:
 
     Attributes:
         params: merged parameters, str -> str (path params, query, body
-            params, embedded JSON flattened, then the batch item's own).
+            params, embedded JSON flattened, then the batch item's own), a
+            read-only mapping: a batch item's is a ``ChainMap`` of its own
+            parameters over the request's, which all its items share (copying
+            them per item made a 240 KB request take 900 MB).
         item: the current JSON batch item (``split="json:..."``), else None.
         doc: the whole JSON document (body or embedded), or None.
     """
 
     __slots__ = ("params", "item", "doc")
 
-    def __init__(self, params: dict[str, str], item: Any, doc: Any):
+    def __init__(self, params: Mapping[str, str], item: Any, doc: Any):
         self.params, self.item, self.doc = params, item, doc
 
 
@@ -150,7 +155,9 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
     Returns:
         one :class:`Candidate` per body line (``split="lines"``) or per JSON
         list element (``split="json:<path>"``, at most ``decode.MAX_ITEMS``);
-        otherwise (or when there is no batch) a single candidate.
+        otherwise (or when there is no batch) a single candidate.  The
+        request's parameters are built once and shared, never copied per
+        candidate: memory is the decoded request's plus each item's own.
     """
     body = ctx.body if (ctx.req.post_data or p.embedded) else decode.Body()
     params = dict(ctx.base)
@@ -170,21 +177,11 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
         for k, v in found[1].items():
             params.setdefault(k, v)
     if p.split == "lines" and body.lines:
-        out = []
-        for line in body.lines:
-            merged = dict(ctx.base)
-            merged.update(line)
-            out.append(Candidate(merged, None, doc))
-        return out
+        return [Candidate(ChainMap(line, ctx.base), None, doc) for line in body.lines]
     if p.split and p.split.startswith("json:") and doc is not None:
         node = json_get(doc, p.split[5:])
         if not isinstance(node, list) and isinstance(doc, list):
             node = doc  # the document itself is the batch
         if isinstance(node, list) and node:
-            out = []
-            for it in node[: decode.MAX_ITEMS]:
-                merged = dict(params)
-                merged.update(decode.flatten(it))
-                out.append(Candidate(merged, it, doc))
-            return out
+            return [Candidate(ChainMap(decode.flatten(it), params), it, doc) for it in node[: decode.MAX_ITEMS]]
     return [Candidate(params, None, doc)]

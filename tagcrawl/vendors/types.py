@@ -6,6 +6,7 @@ vendor catalog recognised as a pixel/tag/beacon of a vendor.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +50,9 @@ class Hit:
         account_id: normalised account id ("AW-123", "G-ABC123"), or None
             when the vendor was recognised but no id was found.
         event: event name decoded from the hit ("PageView", "page_view"), or None.
-        params: decoded parameters of the hit (query + body), str -> str.
+        params: decoded parameters of the hit (query + body), str -> str; a
+            read-only mapping (a dict, or a ``ChainMap`` of a batch item's own
+            parameters over its request's), shared by the hits of one request.
         url: request URL.
         method: HTTP method.
         transport: the request's resource type ("image", "fetch", "xhr",
@@ -64,7 +67,7 @@ class Hit:
     vendor_name: str
     account_id: str | None
     event: str | None = None
-    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
     url: str = ""
     method: str = "GET"
     transport: str = "other"

@@ -13,6 +13,8 @@ import pytest
 
 from tagcrawl.compliance import tcf
 
+from tests.support import peak_rss
+from tests.support.tc_strings import MAX_ID, core, range_bomb
 from tests.support.web import npm_cdn
 from tests.support.web.compliance_pages import fixture_gvl
 
@@ -82,3 +84,109 @@ def test_stream_cn_holding_a_tc_string_is_stored_decoded():
                                                      "lspa": False}
     assert decoded_consent("C0001:1,C0002:0") is None  # a OneTrust group list stays raw only
     assert decoded_consent(None) is None and decoded_consent("") is None
+
+
+# -- bounds: a TC string is decoded by its output, not only its input (issue 24) ----------------------
+
+DECODE = Path(__file__).parents[1] / "support" / "web" / "compliance" / "tcf_decode.js"
+FULL = (1, MAX_ID)
+
+
+def _over(n: int) -> list[tuple[int, int]]:
+    """Range entries naming ``n`` vendor ids (without repeating one)."""
+    return [(1, n)] if n <= MAX_ID else [FULL] + _over(n - MAX_ID)
+
+
+def test_a_range_bomb_is_refused_before_it_is_expanded():
+    bomb = range_bomb()  # 4,096 characters: 740 x 1..65535 = 48 million ids (1.9 GB as a list before the fix)
+    assert len(bomb) <= 4096
+    with pytest.raises(tcf.TCStringError, match="more than 10,000 vendor ids"):
+        tcf.decode(bomb)
+    assert tcf.try_decode(bomb) is None
+
+
+@pytest.mark.parametrize("sections", [
+    dict(legitimate=("ranges", [FULL] * 300)),
+    dict(restrictions=[(p % 24 + 1, 1, [FULL] * 8) for p in range(40)]),
+    dict(consents=("ranges", [(1, 6000)]), legitimate=("ranges", [(1, 6000)])),
+    dict(consents=("bitfield", list(range(1, 10_002)), 10_001)),
+    dict(consents=("ranges", [(1, 4000)]), legitimate=("bitfield", list(range(1, 4001)), 4000),
+         restrictions=[(2, 1, [(1, 2001)])]),
+], ids=["legitimate interests", "restrictions", "consents and legitimate interests", "bitfield", "all three"])
+def test_every_vendor_list_counts_toward_the_cap(sections):
+    with pytest.raises(tcf.TCStringError, match="more than 10,000 vendor ids"):
+        tcf.decode(core(**sections).base64url())
+
+
+def test_ten_thousand_vendor_ids_are_decoded_and_one_more_is_refused():
+    at_cap = core(("ranges", [(1, 5000)]), ("bitfield", list(range(1, 4001)), 4000), [(1, 0, [(1, 1000)])])
+    d = tcf.decode(at_cap.base64url())
+    assert (len(d.vendor_consents), len(d.vendor_legitimate_interests)) == (5000, 4000)
+    assert d.publisher_restrictions == [{"purpose": 1, "type": 0, "vendors": list(range(1, 1001))}]
+    over = core(("ranges", [(1, 5000)]), ("bitfield", list(range(1, 4001)), 4000), [(1, 0, [(1, 1001)])])
+    with pytest.raises(tcf.TCStringError):
+        tcf.decode(over.base64url())
+
+
+def test_the_length_cap_is_checked_before_any_work():
+    assert tcf.try_decode(" " * (tcf.MAX_LENGTH + 1)) is None
+    assert tcf.try_decode("C" * 20 * 1024 * 1024) is None  # a 20 MB tcString from a page: refused on its length
+
+
+BUILT = [
+    core(("ranges", [(1, 1500)]), ("bitfield", [1, 5, 9, 755], 1500), [(2, 1, [(1, 30), (40, 40)])]),
+    core(("ranges", [(3, 5), (9, 9), (755, 793)]), ("ranges", [])),
+    core(("ranges", [(1, 5000)]), ("bitfield", list(range(1, 4001)), 4000), [(1, 0, [(1, 1000)])]),
+]
+
+
+@pytest.fixture(scope="module")
+def iab_decoded(npm_packages):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node not installed")
+    done = subprocess.run([node, str(DECODE)], input=json.dumps([w.base64url() for w in BUILT]), capture_output=True,
+                          text=True, check=True, env=dict(os.environ, NODE_PATH=str(npm_cdn.NPM_ROOT)), timeout=60)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("index", range(len(BUILT)))
+def test_strings_built_bit_by_bit_decode_as_the_iab_decoder_decodes_them(iab_decoded, index):
+    """The bit layout of tests/support/tc_strings.py (ranges, bitfields, publisher restrictions) is the IAB's."""
+    want, got = iab_decoded[index], tcf.decode(BUILT[index].base64url())
+    assert "error" not in want
+    assert (got.cmp_id, got.purpose_consents) == (want["cmpId"], want["purposeConsents"])
+    assert got.vendor_consents == want["vendorConsents"]
+    assert got.vendor_legitimate_interests == want["vendorLegitimateInterests"]
+    assert got.publisher_restrictions == want["publisherRestrictions"]
+
+
+# Every path a TC string from a page or a stream client takes, as the Collect step and the stream call them.
+BOMB_SETUP = """
+from tests.support.tc_strings import range_bomb
+from tagcrawl.compliance import report
+from tagcrawl.stream.normalize import decoded_consent
+from tagcrawl.vendors import Request, match_requests, pixels_from_hits
+bomb = range_bomb()
+"""
+BOMB_WORK = """
+import time
+start = time.monotonic()
+hits = match_requests([Request(url="https://www.facebook.com/tr/?id=123456789012345&ev=PageView&gdpr=1"
+                                   "&gdpr_consent=" + bomb)])
+facts = report.ConsentFacts(banner=True, action="accept", verified=True, choice_ms=1.0,
+                            frames=[{"url": "https://shop.example/", "tcf": {"cmpId": 300, "tcString": bomb}}])
+cookie = {"name": "euconsent-v2", "domain": "shop.example", "value": bomb, "expires": -1, "session": True}
+built = report.build(pixels_from_hits(hits), hits, [cookie], "https://shop.example/", facts)
+result = ([t["decoded"] for t in built.consent.tcf], [p.tcf["tcf"] for p in built.pixels], decoded_consent(bomb),
+          time.monotonic() - start < 2)
+"""
+
+
+def test_the_range_bomb_costs_bounded_memory_on_every_path():
+    """``gdpr_consent`` of a pixel, ``__tcfapi``'s tcString, the ``euconsent-v2`` cookie and the stream's ``cn``:
+    each is left undecoded, in a process whose address space may grow by 200 MB only (the old decoder
+    needed 1.9 GB per string) and whose peak RSS grows by less than that."""
+    peak = peak_rss.in_subprocess(BOMB_SETUP, BOMB_WORK, address_space_mb=200)
+    assert peak.result == "([None, None], [None], None, True)"
+    assert peak.growth_mb < 200
