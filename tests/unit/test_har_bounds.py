@@ -96,7 +96,7 @@ _FIELDS = st.fixed_dictionaries({}, optional={
     "pageref": _JSON, "_frameUrl": _JSON, "_resourceType": _JSON, "startedDateTime": _JSON})
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(log=st.fixed_dictionaries({}, optional={"entries": st.lists(_FIELDS, max_size=5) | _JSON,
                                                 "pages": st.lists(_JSON, max_size=3) | _JSON}))
 def test_any_document_is_classified_or_refused_with_a_har_error(log):
