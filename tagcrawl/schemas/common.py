@@ -209,12 +209,12 @@ def replace_lone_surrogates(value, text: str | None = None):
     Args:
         value: a parsed JSON value; lists and dicts are changed in place.
         text: the JSON text it was parsed from, if known: without a
-            surrogate escape in it, ``value`` is returned untouched unwalked.
+            surrogate escape in it, ``value`` is returned as it is, not walked.
     Returns:
         ``value`` (a new string when ``value`` itself is a string).
     Bound: one iterative walk (no recursion), sized by the body cap of the caller.
     """
-    if text is not None and not _SURROGATE_ESCAPE.search(text):
+    if text is not None and ("\\u" not in text or not _SURROGATE_ESCAPE.search(text)):
         return value
     if isinstance(value, str):
         return _replaced(value)

@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from .queries import CURSOR_PATTERN
 
+
 class ValidationErrorItemSchema(Schema):
     """One entry of the 422 ``detail`` list."""
 
