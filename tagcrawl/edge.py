@@ -19,7 +19,7 @@ past it) for both the crawl API (through the arguments parser below, limit
 ``CRAWL_MAX_BYTES``) and the stream endpoint (``stream/body.py``, limit
 ``STREAM_MAX_BYTES``, on its own hot path).  The crawl API reads any content
 type as JSON, strictly (UTF-8, no NaN/Infinity nor out-of-range numbers,
-nothing PostgreSQL cannot store); a body or schema error is a 422
+no U+0000; a lone surrogate escape is read as U+FFFD); a body or schema error is a 422
 ``HTTPValidationError`` whose ``type`` codes travel with the messages
 (``schemas/coded.py``).
 """
@@ -30,7 +30,7 @@ from marshmallow import ValidationError
 from webargs.flaskparser import FlaskParser
 
 from .errors import ApiError, RequestValidationError
-from .schemas import DEPTH_MSG, JSON_MSG, OBJECT_MSG, strict_json_loads, unicode_problem
+from .schemas import DEPTH_MSG, JSON_MSG, OBJECT_MSG, replace_lone_surrogates, strict_json_loads, unicode_problem
 from .schemas.queries import first_error
 from .settings import current_settings
 
@@ -83,6 +83,9 @@ def read_capped(environ: dict, limit: int) -> bytes:
 def json_object(raw: bytes) -> dict:
     """``raw`` parsed strictly as a JSON object (``schemas.strict_json_loads``).
 
+    A lone surrogate escape in a string or key is read as U+FFFD
+    (``schemas.replace_lone_surrogates``); U+0000 is refused.
+
     Raises:
         ValidationError: a message about the body as a whole (coded
             ``json_invalid``, ``too_deep``, ``string_unicode`` or ``dict_type``).
@@ -99,7 +102,7 @@ def json_object(raw: bytes) -> dict:
         raise ValidationError([problem])
     if not isinstance(data, dict):
         raise ValidationError([OBJECT_MSG])
-    return data
+    return replace_lone_surrogates(data, text)
 
 
 class BodyParser(FlaskParser):

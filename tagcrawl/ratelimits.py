@@ -7,6 +7,8 @@
   is a callable that reads the app's setting; an empty setting exempts).
 - ``POST /stream/api/v1``: ``RATELIMIT_STREAM`` (default 6000/minute) per
   (ingestion token ``t``, client IP): one visitor of one customer's site.
+  The token counts in its canonical spelling (``schemas.canonical_token``),
+  whatever case, braces or ``urn:uuid:`` prefix the event used.
   The view calls ``check_stream_limit`` once it has parsed the body (the key
   needs ``t``), so the body is read and parsed once per request; it counts
   with the ``limits`` strategy on the same storage as Flask-Limiter, without
@@ -40,6 +42,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import STRATEGIES
 
 from .errors import ApiError, error_message
+from .schemas import canonical_token
 from .settings import current_settings, settings_of
 
 STRATEGY = "sliding-window-counter"
@@ -176,10 +179,15 @@ class StreamLimit:
     def check(self, token: str | None, ip: str) -> None:
         """Count one event of (``token``, ``ip``); raise 429 ``ApiError`` over the limit.
 
+        The key is the token's canonical spelling (``schemas.canonical_token``:
+        upper case, braces, ``urn:uuid:`` and hyphen-less spellings of one
+        token are one bucket); every ``t`` that is not a token at all (the
+        schema answers it 400 next) shares the bucket ``"-"`` of its IP.
+
         A storage error never fails the request: the event is counted in
         memory, and the storage is tried again after ``STORAGE_RETRY_S``.
         """
-        key = "event:" + digest(token[:64] if isinstance(token, str) else "-", ip)
+        key = "event:" + digest(canonical_token(token) or "-", ip)
         strategy = self._strategy()
         try:
             allowed = strategy.hit(self.item, *self.SCOPE, key)

@@ -113,6 +113,11 @@ class Settings:
     ratelimit_storage_url: str = "memory://"
     #: Python logging level of the service's own loggers.
     log_level: str = "INFO"
+    #: Caller input and addresses (issue 24; docs/security.md, "Caller input: counts before items").
+    #: The service's public base URL, ``scheme://host[:port][/prefix]``: screenshot URLs are absolute
+    #: with it (``<PUBLIC_URL>/screenshots/<name>``) when SCREENSHOT_URL is unset; unset, they are the
+    #: path ``/screenshots/<name>``.  Never taken from the request's Host header (the caller's choice).
+    public_url: str | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))

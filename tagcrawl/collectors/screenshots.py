@@ -11,7 +11,8 @@ from .base import Collector
 
 @dataclass
 class Screenshots:
-    """URLs of the two screenshots (absolute with ``SCREENSHOT_URL``, else ``/screenshots/<name>``)."""
+    """URLs of the two screenshots (``crawl/screenshots.py``: absolute with ``SCREENSHOT_URL`` or
+    ``PUBLIC_URL``, else ``/screenshots/<name>``)."""
 
     before: str | None = None
     after: str | None = None

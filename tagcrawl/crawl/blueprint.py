@@ -44,8 +44,10 @@ def health():
 @bp.doc(**operation(
     "Crawl a page", "crawl_crawl", tag="crawl", secured=True,
     description="Loads the page in headless Chrome and reports pixels, consent, cookies, blocking, rules and "
-                "screenshots. Any content type is read as JSON. With `options.webhook` the call returns at once "
-                "(`message: \"queued\"`)."))
+                "screenshots. Any content type is read as JSON; a lone surrogate escape (`\\ud800` without its "
+                "pair) in a string is read as U+FFFD, `\\u0000` is refused (422 `string_unicode`). With "
+                "`options.webhook` the call returns at once (`message: \"queued\"`). `screenShotUrls` are "
+                "absolute with the service's configured public URL, else paths on this service."))
 @rate_limited(crawl_limit, key_func=crawl_key, exempt_when=crawl_limit_off)
 @require_api_key
 @bp.arguments(CrawlRequestSchema)
@@ -74,11 +76,7 @@ def crawl(data: dict):
         return jsonify({"sessionId": request_json["session_id"], "url": request_json["url"],
                         "success": True, "message": "queued"})
     outcome = run_crawl(current_settings(), request_json)
-    response = outcome.response
-    if response.get("screenShotUrls"):
-        root = request.host_url.rstrip("/")
-        response["screenShotUrls"] = {k: (root + v if v.startswith("/") else v)
-                                      for k, v in response["screenShotUrls"].items()}
+    response = outcome.response  # screenShotUrls from settings only (crawl/screenshots.py), never the Host header
     store_crawl(request_json, response, g.api_key.id, outcome.requests, current_settings())
     reply = jsonify(response)
     reply.headers["Server-Timing"] = outcome.timings.server_timing()  # per-phase ms (docs/stealth.md)

@@ -1,5 +1,11 @@
 """Screenshot files: unguessable names under ``SCREENSHOT_DIR``, addressed
-by ``SCREENSHOT_URL`` + name, or by the app's ``/screenshots/<name>``."""
+by ``SCREENSHOT_URL`` + name, or by the app's ``/screenshots/<name>``
+(absolute with ``PUBLIC_URL``, else a path).
+
+The address is built from settings only, never from the request: the
+``Host`` header is whatever the caller sent, and a report (or the webhook
+payload, or a stored crawl read later) must not point at a host the caller
+chose.  Behind a proxy, set ``PUBLIC_URL`` to the address the proxy serves."""
 from __future__ import annotations
 
 import os
@@ -18,10 +24,17 @@ def screenshot_dir(settings: Settings) -> Path:
     return path
 
 
+def screenshot_base(settings: Settings) -> str:
+    """The prefix of every screenshot URL, ending in ``/``: ``SCREENSHOT_URL``,
+    else ``PUBLIC_URL`` + ``/screenshots/``, else ``/screenshots/`` (a path on this service)."""
+    if settings.screenshot_url:
+        return settings.screenshot_url.rstrip("/") + "/"
+    return (settings.public_url or "").rstrip("/") + "/screenshots/"
+
+
 def save_screenshot(settings: Settings, png: bytes) -> str:
-    """Write ``png`` (bytes) under a random 256-bit name; return its URL
-    (absolute with ``SCREENSHOT_URL``, else the path ``/screenshots/<name>``)."""
+    """Write ``png`` (bytes) under a random 256-bit name; return its URL,
+    ``screenshot_base(settings)`` + name."""
     name = secrets.token_urlsafe(32) + ".png"
     (screenshot_dir(settings) / name).write_bytes(png)
-    base = settings.screenshot_url
-    return (base.rstrip("/") + "/" + name) if base else "/screenshots/" + name
+    return screenshot_base(settings) + name

@@ -7,12 +7,9 @@ import json
 import click
 from flask.cli import AppGroup
 
-from .read import HarError, pixels_by_page
+from .read import MAX_HAR_BYTES, HarError, classify_har
 
 pixels = AppGroup("pixels", help="Marketing pixels in captured traffic (HAR files).")
-
-#: Largest HAR file read (bytes); DevTools exports of long sessions stay far below.
-MAX_HAR_BYTES = 512 * 1024 * 1024
 
 
 @pixels.command("from-har")
@@ -21,16 +18,17 @@ def from_har(har_file) -> None:
     """Print the marketing pixels of HAR_FILE (any HAR 1.2, e.g. saved from
     Chrome DevTools; ``-`` reads stdin) as one JSON object keyed by HAR page id
     (``pages[].id``; entries without ``pageref`` under ``""``), each value a
-    ``marketingPixels`` list as the crawl API returns it."""
-    raw = har_file.read(MAX_HAR_BYTES + 1)
-    if len(raw) > MAX_HAR_BYTES:
-        raise click.ClickException(f"HAR file larger than {MAX_HAR_BYTES} bytes")
+    ``marketingPixels`` list as the crawl API returns it.  Skipped entries are
+    counted on stderr; a file the reader refuses is one line on stderr, exit
+    status 1 (bounds and messages: ``har/read.py``, docs/har.md)."""
+    raw = har_file.read(MAX_HAR_BYTES + 1)  # one byte more: load_har says "too large"
+    notes: list[str] = []
     try:
-        har = json.loads(raw.decode("utf-8-sig"))
-        result = pixels_by_page(har)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # HarError is a ValueError
-        kind = "not a HAR file" if isinstance(exc, HarError) else "not JSON"
-        raise click.ClickException(f"{kind}: {exc}") from exc
+        result = classify_har(raw, notes)
+    except HarError as exc:
+        raise click.ClickException(str(exc)) from None
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False))
 
 

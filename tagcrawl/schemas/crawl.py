@@ -5,7 +5,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, val
 
 from .coded import CodedSchema
 from .common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
-                     HttpUrl, StrictBoolean, validate_country, validate_uuid4)
+                     CappedList, HttpUrl, StrictBoolean, validate_country, validate_uuid4)
 from ..types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
 
 
@@ -62,9 +62,7 @@ class CrawlRequestSchema(CodedSchema):
     session_id = fields.UUID(required=True, allow_none=True, validate=validate_uuid4)
     user = fields.Dict(allow_none=True, load_default=None)
     options = fields.Nested(OptionsSchema, allow_none=True, load_default=None)
-    validationRules = fields.List(fields.Nested(ValidationRuleSchema), allow_none=True,
-                                  load_default=None,
-                                  validate=validate.Length(max=RULES_MAX, error=TOO_LONG_MSG))
+    validationRules = CappedList(fields.Nested(ValidationRuleSchema), RULES_MAX, allow_none=True, load_default=None)
 
 
 class ButtonAttributesSchema(Schema):
@@ -214,6 +212,9 @@ class ValidationResultSchema(Schema):
 
 
 class ScreenShotUrlsSchema(Schema):
+    """Where the two screenshots are: absolute with ``SCREENSHOT_URL`` or ``PUBLIC_URL``, else a path on this
+    service (``/screenshots/<name>``); never from the request's ``Host`` (``crawl/screenshots.py``)."""
+
     screenShotBefore = fields.String(required=True, attribute="before")
     screenShotAfter = fields.String(required=True, attribute="after")
 

@@ -11,6 +11,10 @@
   (no other parameters) says.
 - ``StrictInt``: ASCII digits with an optional ``-`` (``int()`` would also take
   ``+5``, `` 5`` and ``5_0``), within ``minimum``.
+- ``CursorArg``: ``<digits>_<digits>`` (``CURSOR_PATTERN``, at most 19 digits
+  each, stated in the document): a position, range-checked when it is
+  decoded (``stream/events.py``), so no value reaches the database out of
+  its column's range.
 
 A failed load raises marshmallow's ``ValidationError``; the views answer 400
 ErrorMessage ``"<arg>: <message>"`` (``first_error``).
@@ -30,11 +34,17 @@ DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 DURATION_PATTERN = "^[0-9]{1,9}[smhdw]$"
 DURATION_RE = re.compile(r"[0-9]{1,9}[smhdw]\Z")
 INT_RE = re.compile(r"-?[0-9]{1,4000}\Z")  # Python converts at most 4,300 digits
+#: An events cursor: a position ``<µs since 1970-01-01 UTC>_<row id>`` (``stream/events.py``).  Every
+#: string of this shape is a position the API accepts (out-of-range parts are clamped there).
+CURSOR_PATTERN = "^-?[0-9]{1,19}_[0-9]{1,19}$"
+CURSOR_RE = re.compile(r"(-?[0-9]{1,19})_([0-9]{1,19})\Z")
 
 TIME_MSG = Coded("Must be an RFC 3339 date-time (2024-05-01T12:00:00Z) or a date (2024-05-01).", "datetime_parsing")
 TIME_OR_DURATION_MSG = Coded("Must be an RFC 3339 date-time (2024-05-01T12:00:00Z), a date (2024-05-01) "
                               "or a duration back from now (24h, 7d).", "datetime_parsing")
 INT_MSG = Coded("Not a valid integer.", "int_parsing")
+CURSOR_MSG = Coded("Must be a cursor of this API, <microseconds>_<id> (the next_cursor of the previous page).",
+                   "string_pattern_mismatch")
 
 
 class TimeArg(fields.String):
@@ -72,6 +82,20 @@ class StrictInt(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class CursorArg(fields.String):
+    """The ``cursor`` argument: a string matching ``CURSOR_PATTERN`` (at most 40 characters)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("metadata", {})["pattern"] = CURSOR_PATTERN
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not CURSOR_RE.match(text):
+            raise ValidationError(CURSOR_MSG)
+        return text
+
+
 def parse_rfc3339(text: str) -> datetime:
     """An aware UTC datetime from a ``TimeArg`` date or date-time (naive = UTC;
     before year 1 in UTC: ``datetime.min``)."""
@@ -103,7 +127,9 @@ class EventListArgsSchema(Schema):
     until = TimeArg(durations=True, metadata={"description": "Exclusive: as `since`."})
     limit = StrictInt(load_default=100, validate=validate.Range(min=1, error="Must be 1 or more."),
                       metadata={"description": "Page size, 1 or more (over 1000 is capped)."})
-    cursor = fields.String(metadata={"description": "`next_cursor` of the previous page."})
+    cursor = CursorArg(metadata={"description": "`next_cursor` of the previous page: the position "
+                                                "`<microseconds since 1970-01-01 UTC>_<row id>` after which the "
+                                                "page starts. Any value of this form is accepted."})
 
 
 def first_error(err: ValidationError) -> str:

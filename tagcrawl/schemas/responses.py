@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from .queries import CURSOR_PATTERN
+
+
 class ValidationErrorItemSchema(Schema):
     """One entry of the 422 ``detail`` list."""
 
@@ -85,4 +88,5 @@ class EventPageSchema(Schema):
     """``GET /api/v1/events``: one page of events and the cursor of the next."""
 
     events = fields.List(fields.Nested(StoredEventSchema), required=True)
-    next_cursor = fields.String(required=True, allow_none=True)
+    next_cursor = fields.String(required=True, allow_none=True, metadata={
+        "pattern": CURSOR_PATTERN, "description": "The `cursor` of the next page; null on the last page."})

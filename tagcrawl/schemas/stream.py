@@ -80,6 +80,30 @@ class StreamUUID(_DirectValidation, fields.UUID):
             return SLOW
 
 
+def canonical_token(value) -> str | None:
+    """The one spelling of the ingestion token ``t``, or None when ``value`` is not a token.
+
+    ``StreamUUID`` (``uuid.UUID``) accepts a token in upper or lower case,
+    with or without hyphens, in braces and with a ``urn:uuid:`` prefix; all
+    these spellings are one token, and this gives its canonical text
+    (lower-case, hyphenated: ``str(uuid.UUID(value))``).  The stream rate
+    limit keys on it, so 30 spellings share one bucket.
+
+    Args:
+        value: ``t`` as sent (any JSON value); its length is bounded by the
+            stream body cap (``STREAM_MAX_BYTES``), and ``uuid.UUID`` is linear in it.
+    Returns:
+        e.g. ``"6f1c...-..."`` (36 characters), or None for a non-string or
+        a string that ``uuid.UUID`` refuses.
+    """
+    if type(value) is not str:
+        return None
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        return None
+
+
 def _integral(value):
     """``value`` as an int when it is a JSON integer: an int, or a float with no
     fraction (JSON Schema counts ``255.0`` as an integer); else ``value``."""

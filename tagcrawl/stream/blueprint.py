@@ -135,7 +135,10 @@ def accept_event() -> dict:
                 "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` in the body "
                 "is the credential: the Origin check stops other sites' pages, not other clients. A "
                 "`text/plain` body (what `navigator.sendBeacon` sends) or one with no content type is read as "
-                "this same JSON object."),
+                "this same JSON object. In any string or key, a lone surrogate escape (`\\ud83d` without its "
+                "pair: a JavaScript string cut inside an emoji) is stored as U+FFFD; `\\u0000` is refused (400). "
+                "The rate limit counts the token `t` in its canonical spelling (case, braces and `urn:uuid:` do "
+                "not make another token)."),
         requestBody={"required": True, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/StreamEventRequest"}}}},
         responses={204: {"description": "Accepted: the event is stored (committed). No body."},

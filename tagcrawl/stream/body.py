@@ -11,7 +11,7 @@ import json
 from marshmallow import ValidationError
 
 from ..errors import ApiError
-from ..schemas import StreamEventRequestSchema, strict_json_loads, unicode_problem
+from ..schemas import StreamEventRequestSchema, replace_lone_surrogates, strict_json_loads, unicode_problem
 
 #: Content types a browser tag can send: fetch/XHR (application/json) and
 #: ``navigator.sendBeacon(url, string)`` (text/plain;charset=UTF-8).  A request
@@ -43,6 +43,10 @@ def check_content_type(value: str | None) -> None:
 def parse_object(data: bytes) -> dict:
     """Parse ``data`` as a JSON object (400 otherwise).
 
+    A string or key with U+0000 is refused (400: PostgreSQL cannot store
+    it); a lone surrogate escape (half of a UTF-16 pair, e.g. a JavaScript
+    string cut inside an emoji) is kept as U+FFFD, so the event is stored.
+
     Returns:
         the decoded dict.
     """
@@ -65,7 +69,7 @@ def parse_object(data: bytes) -> dict:
     problem = unicode_problem(value, text)  # else the commit fails: a 503 that no retry can cure
     if problem:
         raise ApiError(400, f"Body is not storable: {problem}")
-    return value
+    return replace_lone_surrogates(value, text)  # stored as U+FFFD, the event is kept
 
 
 def _json_kind(value) -> str:

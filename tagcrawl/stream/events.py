@@ -1,14 +1,12 @@
 """Reading stored events: filters, keyset pagination, export rows.
 
-Events are read in ``(event_timestamp, id)`` order.  A page ends with an
-opaque cursor (base64url of the last row's key); the next page starts after
-it, so pages never skip nor repeat rows whatever arrives meanwhile.
+Events are read in ``(event_timestamp, id)`` order.  A page ends with a
+cursor, the position of its last row (``<µs since the epoch>_<row id>``); the
+next page starts after it, so pages never skip nor repeat rows whatever
+arrives meanwhile.
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -18,6 +16,7 @@ from sqlalchemy import or_, tuple_
 
 from ..extensions import db
 from ..models import Customer, StreamEvent
+from ..schemas.queries import CURSOR_RE
 from ..utctime import to_utc
 
 PAGE_DEFAULT = 100
@@ -75,22 +74,45 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
     return to_utc(parsed)
 
 
+# A cursor is a position in ``(event_timestamp, id)`` order: ``<µs since 1970-01-01 UTC>_<row id>``
+# (``schemas.queries.CURSOR_PATTERN``).  Any string of this shape is a valid position; values outside
+# what can be stored are clamped to the first or last position, which leaves the page exact.
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICRO = timedelta(microseconds=1)
+#: Bounds of a position: the ``datetime`` range, and row ids of a signed 64-bit column (PostgreSQL
+#: ``bigint``, SQLite ``INTEGER``; a larger Python int cannot be bound: SQLite raised OverflowError).
+_FIRST_US = (datetime.min.replace(tzinfo=timezone.utc) - _EPOCH) // _MICRO
+_LAST_US = (datetime.max.replace(tzinfo=timezone.utc) - _EPOCH) // _MICRO
+ID_MAX = 2 ** 63 - 1
+
+
 def encode_cursor(event_timestamp: datetime, row_id: int) -> str:
-    """Opaque cursor for the row ``(event_timestamp, id)``."""
-    raw = json.dumps([_aware(event_timestamp).isoformat(), row_id], separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    """The cursor of the row ``(event_timestamp, id)``: ``"<µs since the epoch>_<id>"`` (``CURSOR_PATTERN``)."""
+    return f"{(_aware(event_timestamp) - _EPOCH) // _MICRO}_{row_id}"
 
 
 def decode_cursor(cursor: str) -> tuple[datetime, int]:
-    """Inverse of ``encode_cursor``; ValueError for anything else."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        stamp, row_id = json.loads(raw)
-        if not isinstance(row_id, int) or isinstance(row_id, bool):
-            raise ValueError
-        return datetime.fromisoformat(stamp), row_id
-    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
-        raise ValueError("not a cursor returned by this API") from None
+    """The position ``(aware UTC datetime, row id)`` of a cursor; inverse of ``encode_cursor``.
+
+    Bounds, checked before any conversion: at most 19 digits each
+    (``CURSOR_PATTERN``).  A time outside ``datetime``'s range or an id over
+    ``ID_MAX`` is clamped: before the first position it becomes
+    ``(datetime.min, 0)`` (every row follows it), after the last
+    ``(datetime.max, ID_MAX)`` (none does), so the page is the one the
+    position asks for, and no value reaches the database out of its range.
+
+    Raises:
+        ValueError: ``cursor`` does not have the cursor's shape.
+    """
+    match = CURSOR_RE.match(cursor) if isinstance(cursor, str) else None
+    if match is None:
+        raise ValueError("not a cursor returned by this API (<microseconds>_<id>)")
+    micros, row_id = int(match.group(1)), int(match.group(2))
+    if micros < _FIRST_US:
+        return datetime.min.replace(tzinfo=timezone.utc), 0
+    if micros > _LAST_US:
+        return datetime.max.replace(tzinfo=timezone.utc), ID_MAX
+    return _EPOCH + micros * _MICRO, min(row_id, ID_MAX)
 
 
 def _aware(value: datetime) -> datetime:

@@ -4,7 +4,9 @@ Query parameters, all optional: ``customer`` (name), ``domain`` (registrable
 domain or host), ``vendor`` (catalog key), ``event`` (event name), ``since``
 (inclusive) and ``until`` (exclusive) as ISO 8601 or a duration back from now
 (``24h``, ``7d``), ``limit`` (1..1000, default 100; larger values are capped)
-and ``cursor`` (``next_cursor`` of the previous page).
+and ``cursor`` (``next_cursor`` of the previous page: a position
+``<µs since the epoch>_<row id>``, ``schemas.queries.CURSOR_PATTERN``; every
+value of that shape is accepted, its parts range-checked by ``decode_cursor``).
 
 Answer: ``{"events": [event, ...], "next_cursor": str or null}``, events in
 ``(event_timestamp, id)`` order; ``next_cursor`` is null on the last page.

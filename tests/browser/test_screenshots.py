@@ -20,9 +20,9 @@ PNG = b"\x89PNG\r\n\x1a\n"
 NAME = re.compile(r"[A-Za-z0-9_-]{43,}\.png")
 
 
-def crawl(client, key, url, **options):
+def crawl(client, key, url, headers=None, **options):
     response = client.post("/api/v1", json={"url": url, "session_id": str(uuid.uuid4()), "options": options},
-                           headers={"x-api-key": key})
+                           headers={"x-api-key": key, **(headers or {})})
     assert response.status_code == 200, response.get_data(as_text=True)
     report = response.get_json()
     assert report["success"] is True, report
@@ -38,14 +38,16 @@ def fetch_png(client, path):
 
 
 def test_before_and_after_consent_screenshots_are_served(client, api_key, app, tmp_path):
-    report = crawl(client, api_key, "https://shop.example/", screenShots=True)
+    # The caller's Host header names no host in the answer (issue 24): without PUBLIC_URL the
+    # URLs are paths on this service.
+    report = crawl(client, api_key, "https://shop.example/", headers={"Host": "attacker.example"}, screenShots=True)
     assert report["button"]["button_text"] == "Accept All Cookies"  # consent was clicked in between
     urls = report["screenShotUrls"]
     assert set(urls) == {"screenShotBefore", "screenShotAfter"}
     names = []
     for url in urls.values():
         parts = urlsplit(url)
-        assert f"{parts.scheme}://{parts.netloc}/" == "http://localhost/"  # absolute, on this app
+        assert (parts.scheme, parts.netloc) == ("", "")  # a path on this app, no host from the request
         assert parts.path.startswith("/screenshots/")
         name = parts.path.rsplit("/", 1)[1]
         assert NAME.fullmatch(name), name
@@ -103,3 +105,20 @@ def test_bad_or_unknown_names_are_404(client, name):
     response = client.get("/screenshots/" + name)
     assert response.status_code == 404
     assert response.get_json()["error"] is True
+
+
+def test_public_url_setting_makes_absolute_urls_whatever_the_host_header(_migrated, browser, tmp_path):
+    """``PUBLIC_URL`` (the address a proxy serves) is the host of the URLs, not the request's ``Host``."""
+    app = create_app(dict(browser, SQLALCHEMY_DATABASE_URI=_migrated, TESTING=True, TRUSTED_PROXIES=1,
+                          SCREENSHOT_DIR=str(tmp_path / "pub"), PUBLIC_URL="https://tagcrawl.example.com/audit/"))
+    try:
+        with app.app_context():
+            _row, key, _secret = create_key("public-url-tests")
+        client = app.test_client()
+        report = crawl(client, key, "https://plain.example/?public", screenShots=True,
+                       headers={"Host": "attacker.example", "X-Forwarded-Host": "attacker.example"})
+        for url in report["screenShotUrls"].values():
+            assert url.startswith("https://tagcrawl.example.com/audit/screenshots/")
+            fetch_png(client, urlsplit(url).path.removeprefix("/audit"))
+    finally:
+        empty_database(app)
