@@ -57,7 +57,7 @@ class Limits:
     stall_s: float
 
     @classmethod
-    def of(cls, settings: Settings | None = None) -> "Limits":
+    def of(cls, settings: Settings | None = None) -> Limits:
         """The limits of ``settings`` (the defaults when None)."""
         settings = settings or Settings()
         return cls(settings.egress_conn_buffer_bytes, settings.egress_total_buffer_bytes,
@@ -79,6 +79,7 @@ class Budget:
         self.peak = 0
         self.evictions = 0
         self._ledgers: set[Ledger] = set()
+        self._evicting: Ledger | None = None
         self._lock = threading.Lock()
         self._gone = threading.Condition(self._lock)
 
@@ -110,26 +111,29 @@ class Budget:
         return False
 
     def _evict(self) -> None:
-        # O(connections) only while the budget is full, and once per eviction
-        # (not while the chosen connection is still on its way out).
-        if any(ledger.evicted for ledger in self._ledgers):
+        # One at a time: nothing while the chosen connection is on its way out, so
+        # the O(connections) search runs once per eviction, not once per waiting read.
+        if self._evicting is not None:
             return
         victim = max(self._ledgers, key=lambda ledger: ledger.charged, default=None)
         if victim is not None and victim.charged > 0:
             victim.evicted = True
+            self._evicting = victim
             self.evictions += 1
             log.warning("egress proxy buffers full (%d bytes): closing the connection holding %d",
                         self.total, victim.charged)
 
-    def register(self, ledger: "Ledger") -> None:
+    def register(self, ledger: Ledger) -> None:
         with self._lock:
             self._ledgers.add(ledger)
 
-    def unregister(self, ledger: "Ledger") -> None:
+    def unregister(self, ledger: Ledger) -> None:
         with self._lock:
             self._ledgers.discard(ledger)
             self.total -= ledger.charged
             ledger.charged = 0
+            if self._evicting is ledger:
+                self._evicting = None
             self._gone.notify_all()
 
     def wait_idle(self, timeout_s: float) -> bool:
@@ -174,7 +178,7 @@ class Ledger:
         self.charge(size - self._held.get(key, 0))
         self._held[key] = size
 
-    def grant(self, towards: "CountedClient | CountedServer | None", want: int) -> int:
+    def grant(self, towards: CountedClient | CountedServer | None, want: int) -> int:
         """Bytes a read may take now (reserved in the budget; give them back with
         ``release``): ``want`` at most, the room left in ``towards``' queue
         (the connection the data will be queued on; None before it exists:
@@ -183,7 +187,7 @@ class Ledger:
         room = min(want, self.limits.conn_bytes - pending)
         return self.budget.reserve(room) if room > 0 and not self.closed else 0
 
-    def may_read(self, towards: "CountedClient | CountedServer | None") -> bool:
+    def may_read(self, towards: CountedClient | CountedServer | None) -> bool:
         """True when a read would get a grant (without reserving one).  While
         the budget is full, the largest holder is evicted to make room."""
         pending = towards.pending if towards is not None else sum(self._held.values())

@@ -67,7 +67,9 @@ def _proxy_flags():
     root.addHandler(guard)
     try:
         # --timeout: proxy.py drops a connection whose *client* sent nothing for that long (10 s by
-        # default), which would cut a WebSocket that only receives; a crawl lasts at most 25 s.
+        # default), which would cut a WebSocket that only receives; a crawl lasts at most 25 s.  (A
+        # connection with bytes pending that moves none is cut sooner: Limits.stall_s, handler.py.)
+        # --work-klass: EgressHandler, proxy.py's handler with the client side of the bounds (flow.py).
         return FlagParser.initialize(["--threaded", "--hostname", "127.0.0.1", "--port", "0", "--timeout", "60",
                                       "--log-level", "WARNING"], plugins=[EgressPlugin], work_klass=EgressHandler)
     finally:

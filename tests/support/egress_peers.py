@@ -35,7 +35,7 @@ class Push:
         self.settled = threading.Event()
         self._stop = threading.Event()
 
-    def start(self) -> "Push":
+    def start(self) -> Push:
         threading.Thread(target=self._run, daemon=True, name="push").start()
         return self
 
