@@ -28,10 +28,11 @@ from tests.support.web.proxy import RecordingProxy
 from tests.unit.test_egress import _exchange, origin, resolver  # noqa: F401 - fixture
 
 MB = memory.MB
-FIXTURE_CERT = Path(__file__).parents[1] / "support" / "web"
+FIXTURE_WEB_DIR = Path(__file__).parents[1] / "support" / "web"
 
 
-def _read_line(sock: socket.socket) -> bytes:
+def _read_head(sock: socket.socket) -> bytes:
+    """Bytes up to the end of an HTTP head (or the connection)."""
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(4096)
@@ -72,7 +73,7 @@ def proxy_process():
         proc.wait(timeout=10)
 
 
-def _warm(port: int, origin_port: int) -> None:
+def _warm(port: int) -> None:
     """One ordinary request, so the baseline includes the modules and threads a request needs."""
     assert _exchange(port, b"GET http://warm.example/ HTTP/1.1\r\nHost: warm.example\r\nConnection: close\r\n\r\n"
                      ).startswith(b"HTTP/1.1 200")
@@ -81,7 +82,7 @@ def _warm(port: int, origin_port: int) -> None:
 @pytest.mark.slow
 def test_a_client_that_reads_nothing_stops_the_upstream_and_the_proxy_stays_small(proxy_process, endless, origin):
     pid, port = proxy_process(f"MAP warm.example 127.0.0.1:{origin}, MAP *.example 127.0.0.1:{endless.port}")
-    _warm(port, origin)
+    _warm(port)
     base = memory.rss(pid)
     memory.reset_peak(pid)
     client = socket.create_connection(("127.0.0.1", port))
@@ -105,7 +106,7 @@ def test_an_upstream_that_reads_nothing_stops_the_client(proxy_process):
         pid, port = proxy_process(f"MAP *.example 127.0.0.1:{sink.port}")
         client = socket.create_connection(("127.0.0.1", port))
         client.sendall(b"CONNECT upload.example:443 HTTP/1.1\r\nHost: upload.example:443\r\n\r\n")
-        assert _read_line(client).startswith(b"HTTP/1.1 200")
+        assert _read_head(client).startswith(b"HTTP/1.1 200")
         base = memory.rss(pid)
         memory.reset_peak(pid)
         push = Push(client).start()
@@ -156,7 +157,7 @@ def test_a_plain_http_request_larger_than_the_connection_cap_gets_413(origin):
         head = b"POST http://a.example/ HTTP/1.1\r\nHost: a.example\r\nContent-Length: 200000\r\n\r\n"
         with socket.create_connection(("127.0.0.1", server.port_for(None)), timeout=10) as sock:
             sock.sendall(head + b"x" * (cap - len(head)))  # the cap, and the rest still to come
-            answer = _read_line(sock)
+            answer = _read_head(sock)
         assert answer.startswith(b"HTTP/1.1 413")
         assert b"Proxy-Status: tagcrawl-egress; error=http_request_error" in answer
         assert server.budget.wait_idle(10) and server.budget.total == 0  # the connection is gone, with what it held
@@ -172,7 +173,7 @@ class _TlsOrigin:
     def __init__(self):
         self.names: list[str | None] = []
         self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        self.tls.load_cert_chain(FIXTURE_CERT / "fixture.crt", FIXTURE_CERT / "fixture.key")
+        self.tls.load_cert_chain(FIXTURE_WEB_DIR / "fixture.crt", FIXTURE_WEB_DIR / "fixture.key")
         self.tls.sni_callback = lambda sock, name, ctx: self.names.append(name)
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
@@ -186,7 +187,7 @@ class _TlsOrigin:
                 return
             try:
                 with self.tls.wrap_socket(conn, server_side=True) as tls:
-                    request = _read_line(tls)
+                    request = _read_head(tls)
                     tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
                     tls.recv(1) if request else None
             except (OSError, ssl.SSLError):
@@ -220,12 +221,12 @@ def test_the_chained_upstream_gets_connect_to_the_checked_address_and_the_sni_is
     port = server.port_for(f"http://127.0.0.1:{tls.ports['tls']}")
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(b"CONNECT shop.example:443 HTTP/1.1\r\nHost: shop.example:443\r\nUser-Agent: UA/1\r\n\r\n")
-        assert _read_line(sock).startswith(b"HTTP/1.1 200")
+        assert _read_head(sock).startswith(b"HTTP/1.1 200")
         context = ssl.create_default_context()
         context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
         with context.wrap_socket(sock, server_hostname="shop.example") as wrapped:
             wrapped.sendall(b"GET / HTTP/1.1\r\nHost: shop.example\r\n\r\n")
-            assert _read_line(wrapped).startswith(b"HTTP/1.1 200")
+            assert _read_head(wrapped).startswith(b"HTTP/1.1 200")
     [entry] = tls.entries("tls")
     assert (entry["method"], entry["target"]) == ("CONNECT", "93.184.216.34:443")  # never the name
     assert entry["sni"] == "shop.example"  # as the upstream saw the tunnel open
