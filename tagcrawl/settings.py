@@ -65,6 +65,14 @@ class Settings:
     egress_proxy_url: str | None = None
     egress_listen: str = "127.0.0.1"
     egress_host: str | None = None
+    #: Egress proxy buffers (docs/security.md, "Egress proxy: bounded buffers"): bytes queued per
+    #: connection and direction (also the largest plain-http request held whole, else 413); bytes
+    #: queued or held by one proxy instance, every crawl of the process (past it the connection
+    #: holding most is closed); seconds a connection with bytes pending may move none before it
+    #: is closed (well inside CRAWL_TIMEOUT_S, so a crawl's stalled connections end within it).
+    egress_conn_buffer_bytes: int = 1024 * 1024
+    egress_total_buffer_bytes: int = 64 * 1024 * 1024
+    egress_stall_timeout_s: float = 10.0
     screenshot_dir: str | None = None
     screenshot_url: str | None = None
     #: A hung database must not hang the service (dbtimeouts.py): libpq connect_timeout,

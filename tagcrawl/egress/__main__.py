@@ -10,6 +10,10 @@ Options:
     --host-resolver-rules RULES the operator's mapping, as given to Chrome
     --allow-private             TAGCRAWL_ALLOW_PRIVATE_TARGETS semantics
     --upstream URL              chain every request to this http:// proxy
+    --conn-buffer-bytes N       bytes queued per connection and direction
+    --total-buffer-bytes N      bytes queued by the whole proxy
+    --stall-timeout S           seconds a connection with bytes pending may move none
+                                (the last three default to the TAGCRAWL_EGRESS_* settings)
 
 Runs until SIGINT or SIGTERM.
 """
@@ -20,6 +24,8 @@ import logging
 import signal
 import threading
 
+from ..settings import load_settings
+from .flow import Limits
 from .policy import EgressPolicy
 from .rules import parse_rules
 from .server import EgressServer
@@ -32,11 +38,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host-resolver-rules", default="")
     parser.add_argument("--allow-private", action="store_true")
     parser.add_argument("--upstream", default=None)
+    defaults = Limits.of(load_settings())
+    parser.add_argument("--conn-buffer-bytes", type=int, default=defaults.conn_bytes)
+    parser.add_argument("--total-buffer-bytes", type=int, default=defaults.total_bytes)
+    parser.add_argument("--stall-timeout", type=float, default=defaults.stall_s)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     host, _, port = args.listen.rpartition(":")
     server = EgressServer(EgressPolicy(parse_rules(args.host_resolver_rules), args.allow_private),
-                         listen_host=host.strip("[]") or "127.0.0.1")
+                         listen_host=host.strip("[]") or "127.0.0.1",
+                         limits=Limits(args.conn_buffer_bytes, args.total_buffer_bytes, args.stall_timeout))
     bound = server.port_for(args.upstream, int(port))
     done = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -5,6 +5,7 @@ Each switch and the attack it stops is listed in docs/security.md.
 """
 from __future__ import annotations
 
+from .flow import Limits
 from .policy import EgressPolicy
 from .rules import split_rules
 from .server import get_egress
@@ -51,7 +52,7 @@ def policy_for(settings: Settings) -> EgressPolicy:
 
 def owned_egress(settings: Settings):
     """This process's EgressServer for ``settings`` (started on first use)."""
-    return get_egress(policy_for(settings), settings.egress_listen, settings.egress_host)
+    return get_egress(policy_for(settings), settings.egress_listen, settings.egress_host, Limits.of(settings))
 
 
 def chrome_args(settings: Settings, args) -> list[str]:

@@ -8,8 +8,9 @@ cannot slip past.  Addresses are judged by ``netguard.address_reason``
 reserved; IPv4-mapped, 6to4 and NAT64 forms by their IPv4 address).
 
 Operator mappings are trusted, page choices are not: a name the operator
-mapped with ``--host-resolver-rules`` goes to the mapped address unchecked;
-an IP literal, an excluded or unmapped name is checked.
+mapped with ``--host-resolver-rules`` goes to the mapped address unchecked
+(on the rule's port, or 80/443 when the rule names none; never a port the
+page picked); an IP literal, an excluded or unmapped name is checked.
 """
 from __future__ import annotations
 
@@ -70,8 +71,13 @@ class EgressPolicy:
     allow_private: bool = False
     resolve: Callable[[str], list[str]] = system_resolve
 
-    def decide(self, raw_host: str, port: int) -> Target:
+    def decide(self, raw_host: str, port: int, tunnel: bool = True) -> Target:
         """Where a request for ``raw_host:port`` may go.
+
+        Args:
+            tunnel: a CONNECT (https, ws, wss) rather than a plain-http request;
+                picks the default port (443 or 80) for an operator mapping
+                without a port when ``port`` is neither (``HostRules.rewrite``).
 
         Returns:
             Target with the one address to connect to.
@@ -85,7 +91,8 @@ class EgressPolicy:
         if not host or not 0 < port < 65536:
             raise EgressRefused(f"malformed destination {raw_host!r}:{port}")
         try:
-            mapped = self.rules.rewrite(host, port, map_literals=self.allow_private)
+            mapped = self.rules.rewrite(host, port, map_literals=self.allow_private,
+                                        default_port=443 if tunnel else 80)
         except NameNotFound as exc:
             raise EgressRefused(f"host {host} is mapped to ~NOTFOUND") from exc
         if mapped is not None:

@@ -17,6 +17,15 @@ Syntax and matching follow Chromium's ``net/base/host_mapping_rules.cc``:
 - a replacement host ``~NOTFOUND`` makes the name unresolvable;
 - rules Chrome cannot parse are ignored (Chrome logs and skips them too).
 
+One difference on ports: Chrome gives a replacement without a port the
+requested port, so a page could pick any port on the operator's host
+(``MAP *.corp 10.1.2.3`` and ``http://a.corp:6379/``).  Given ``default_port``
+(the policy does), ``rewrite`` keeps the requested port only when it is 80 or
+443, the default ports of http/ws and https/wss, and otherwise uses
+``default_port`` (443 for a CONNECT, 80 for plain http): the page picks the
+scheme, never the port.  A rule that should reach another port names it
+(``MAP x 10.1.2.3:8080``).
+
 One deliberate difference, unless private targets are allowed: a wildcard
 pattern never maps an IP literal.  A page that asks for
 ``http://127.0.0.1:9999/`` chose that address itself; only a rule that names
@@ -36,6 +45,8 @@ log = logging.getLogger(__name__)
 
 SWITCH = "--host-resolver-rules"
 NOT_FOUND = "~NOTFOUND"
+#: Ports a page may keep through a MAP rule without a port (http/ws, https/wss).
+DEFAULT_PORTS = (80, 443)
 
 
 class NameNotFound(Exception):
@@ -44,7 +55,7 @@ class NameNotFound(Exception):
 
 @dataclass(frozen=True)
 class MapRule:
-    """``MAP pattern host[:port]``; ``port`` None keeps the requested port."""
+    """``MAP pattern host[:port]``; ``port`` None: see ``HostRules.rewrite``."""
 
     pattern: str
     host: str
@@ -59,13 +70,16 @@ class HostRules:
     excludes: tuple[str, ...] = ()
     text: str = ""
 
-    def rewrite(self, host: str, port: int, map_literals: bool = False) -> tuple[str, int] | None:
+    def rewrite(self, host: str, port: int, map_literals: bool = False,
+                default_port: int | None = None) -> tuple[str, int] | None:
         """Where a mapping sends ``host:port``, or None when no rule maps it.
 
         Args:
             host: canonical host (lower-case, IPv6 without brackets).
             port: requested TCP port.
             map_literals: let wildcard patterns map IP literals (Chrome's own behaviour).
+            default_port: for a replacement without a port, the port used when
+                ``port`` is neither 80 nor 443; None keeps ``port`` (Chrome's behaviour).
         Returns:
             ``(host, port)`` of the replacement (host may be a name or an IP literal).
         Raises:
@@ -82,7 +96,9 @@ class HostRules:
                 return None
             if rule.host == NOT_FOUND.lower():
                 raise NameNotFound(host)
-            return rule.host, rule.port if rule.port is not None else port
+            if rule.port is not None:
+                return rule.host, rule.port
+            return rule.host, port if default_port is None or port in DEFAULT_PORTS else default_port
         return None
 
 

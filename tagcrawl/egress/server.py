@@ -2,9 +2,10 @@
 
 ``get_egress(config)`` returns this process's ``EgressServer`` for the
 config's policy (host-resolver rules from ``TAGCRAWL_CHROME_ARGS``,
-``TAGCRAWL_ALLOW_PRIVATE_TARGETS``), starting it on first use.  It is made of
-proxy.py's own HTTP proxy (``HttpProtocolHandler`` with ``HttpProxyPlugin``
-and ``plugin.EgressPlugin``), run in threads of this process: one listening
+``TAGCRAWL_ALLOW_PRIVATE_TARGETS``) and buffer limits, starting it on first
+use.  It is made of proxy.py's own HTTP proxy (``HttpProtocolHandler``, as
+``handler.EgressHandler``, with ``HttpProxyPlugin`` and
+``plugin.EgressPlugin``), run in threads of this process: one listening
 socket per route and one thread per client connection, handed over with
 proxy.py's ``start_threaded_work``.  Nothing runs outside the process, so a
 worker that dies (even SIGKILLed) leaves no proxy behind; ``stop`` and an
@@ -33,6 +34,8 @@ from proxy.common.flag import FlagParser
 from proxy.core.work.threaded import start_threaded_work
 from proxy.http import Url
 
+from .flow import Budget, Limits
+from .handler import EgressHandler
 from .plugin import EgressPlugin
 from .policy import EgressPolicy
 
@@ -41,10 +44,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Route:
-    """What ``EgressPlugin`` reads from its flags: the policy and the upstream
-    proxy (proxy.py ``Url``, None for direct)."""
+    """What ``EgressHandler`` and ``EgressPlugin`` read from their flags: the
+    policy, the upstream proxy (proxy.py ``Url``, None for direct) and the
+    budget of buffered bytes (shared by every route of a server)."""
 
     policy: EgressPolicy
+    budget: Budget
     upstream: Url | None = None
 
 
@@ -62,9 +67,11 @@ def _proxy_flags():
     root.addHandler(guard)
     try:
         # --timeout: proxy.py drops a connection whose *client* sent nothing for that long (10 s by
-        # default), which would cut a WebSocket that only receives; a crawl lasts at most 25 s.
+        # default), which would cut a WebSocket that only receives; a crawl lasts at most 25 s.  (A
+        # connection with bytes pending that moves none is cut sooner: Limits.stall_s, handler.py.)
+        # --work-klass: EgressHandler, proxy.py's handler with the client side of the bounds (flow.py).
         return FlagParser.initialize(["--threaded", "--hostname", "127.0.0.1", "--port", "0", "--timeout", "60",
-                                      "--log-level", "WARNING"], plugins=[EgressPlugin])
+                                      "--log-level", "WARNING"], plugins=[EgressPlugin], work_klass=EgressHandler)
     finally:
         root.removeHandler(guard)
 
@@ -77,12 +84,16 @@ class EgressServer:
         listen_host: address to bind (``TAGCRAWL_EGRESS_LISTEN``, 127.0.0.1 by default).
         public_host: host Chrome is given (``TAGCRAWL_EGRESS_HOST``; a Grid
             node on another machine needs an address it can reach).
+        limits: buffer bounds (``flow.Limits``; the settings' defaults when
+            None); ``budget`` counts against them for every route of this server.
     """
 
-    def __init__(self, policy: EgressPolicy, listen_host: str = "127.0.0.1", public_host: str | None = None):
+    def __init__(self, policy: EgressPolicy, listen_host: str = "127.0.0.1", public_host: str | None = None,
+                 limits: Limits | None = None):
         self.policy = policy
         self.listen_host = listen_host
         self.public_host = public_host or listen_host
+        self.budget = Budget(limits or Limits.of())
         self._flags = _proxy_flags()
         self._lock = threading.Lock()
         self._ports: dict[str | None, int] = {}
@@ -98,7 +109,7 @@ class EgressServer:
             if self.stopped:
                 raise RuntimeError("egress proxy stopped")
             if upstream not in self._ports:
-                self._ports[upstream] = self._listen(Route(self.policy, _upstream_url(upstream)), upstream, port)
+                self._ports[upstream] = self._listen(Route(self.policy, self.budget, _upstream_url(upstream)), upstream, port)
             return self._ports[upstream]
 
     def proxy_url(self, upstream: str | None = None) -> str:
@@ -163,15 +174,17 @@ _servers: dict[tuple, EgressServer] = {}
 _servers_lock = threading.Lock()
 
 
-def get_egress(policy: EgressPolicy, listen_host: str = "127.0.0.1", public_host: str | None = None) -> EgressServer:
-    """This process's EgressServer for ``policy`` (started on first call).
+def get_egress(policy: EgressPolicy, listen_host: str = "127.0.0.1", public_host: str | None = None,
+               limits: Limits | None = None) -> EgressServer:
+    """This process's EgressServer for ``policy`` and ``limits`` (started on first call).
 
     Keyed by process id too: a server inherited through fork has no threads."""
-    key = (os.getpid(), policy.rules.text, policy.allow_private, listen_host, public_host)
+    limits = limits or Limits.of()
+    key = (os.getpid(), policy.rules.text, policy.allow_private, listen_host, public_host, limits)
     with _servers_lock:
         server = _servers.get(key)
         if server is None or server.stopped:
-            server = _servers[key] = EgressServer(policy, listen_host, public_host)
+            server = _servers[key] = EgressServer(policy, listen_host, public_host, limits)
         return server
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 import socket
 
+from proxy.http.exception import HttpRequestRejected
+
 PROXY_NAME = "tagcrawl-egress"
 #: RFC 9209 error type -> the Chrome net error a direct connection gives.
 NET_ERRORS = {
@@ -20,6 +22,7 @@ NET_ERRORS = {
     "destination_not_found": "net::ERR_NAME_NOT_RESOLVED",
     "destination_unavailable": "net::ERR_ADDRESS_UNREACHABLE",
     "destination_ip_prohibited": "net::ERR_BLOCKED_BY_CLIENT",
+    "http_request_denied": "net::ERR_TUNNEL_CONNECTION_FAILED",
     "proxy_internal_error": "net::ERR_FAILED",
 }
 
@@ -41,6 +44,15 @@ def proxy_status(error: str, details: str) -> bytes:
     """The ``Proxy-Status`` value for an answer of the proxy's own."""
     quoted = details.replace("\\", "\\\\").replace('"', '\\"')
     return f'{PROXY_NAME}; error={error}; details="{quoted}"'.encode()
+
+
+def answer(status: int, reason: bytes, error: str, details: str) -> HttpRequestRejected:
+    """An answer of the proxy's own (proxy.py's exception; ``.response(request)``
+    gives the bytes): ``status reason``, ``Proxy-Status`` with ``error`` (an
+    RFC 9209 type) and ``details``, a one-line text body, ``Connection: close``."""
+    return HttpRequestRejected(status_code=status, reason=reason, body=f"tagcrawl egress proxy: {details}\n".encode(),
+                               headers={b"Content-Type": b"text/plain", b"Connection": b"close",
+                                        b"Proxy-Status": proxy_status(error, details)})
 
 
 def egress_error(headers: dict) -> str | None:

@@ -96,8 +96,11 @@ def test_every_host_of_the_page_goes_through_the_country_proxy(config, proxy, fi
     # own background requests, from outside the crawl's context, have none).
     page_hosts = {e["host"] for e in seen.served if e["query"] == "proxied" or e["headers"].get("Referer")}
     assert {"shop.example", "connect.facebook.net", "www.googletagmanager.com"} <= page_hosts
-    assert page_hosts <= {e["host"] for e in seen.proxied}  # nothing went around the proxy
-    assert "shop.example:443" in {e["target"] for e in seen.proxied}
+    # Nothing went around the proxy: each name was in the TLS ClientHello (SNI) of a
+    # tunnel through it, as Chrome sent it; the CONNECT itself names only the address
+    # the egress proxy checked (here the operator's MAP *), never a name to resolve again.
+    assert page_hosts <= {e["sni"] for e in seen.proxied}
+    assert {e["target"] for e in seen.proxied} == {f"127.0.0.1:{fixture_web.port}"}
 
 
 @pytest.mark.browser
@@ -125,15 +128,19 @@ def test_proxy_false_goes_direct_but_keeps_the_country(config, proxy, fixture_we
 
 
 @pytest.mark.browser
-def test_plain_http_is_forwarded_as_absolute_uri_by_the_lowercase_country_proxy(config, proxy, fixture_web):
+def test_plain_http_goes_through_a_tunnel_to_the_checked_address_of_the_lowercase_country_proxy(config, proxy,
+                                                                                                fixture_web):
     run = uuid.uuid4().hex
     with Window(proxy, fixture_web) as seen:
         crawl(config, f"http://geo.example/?{run}", country="fr")
     assert seen.labels() == {"fr"}
-    # The egress proxy (proxy.py) forwards the absolute URI with its port spelled out (":80").
-    targets = {(e["method"], e["target"].replace(":80/", "/", 1), e["path"]) for e in seen.proxied}
-    assert ("GET", f"http://geo.example/?{run}", f"/?{run}") in targets
-    assert any(e["proxy_headers"].get("Proxy-Connection") for e in seen.proxied)  # Chrome talks to a proxy
+    # The egress proxy asks the upstream for a tunnel to the address it checked (port 80
+    # of the name, mapped here to the fixture web), and sends Chrome's request through it
+    # in origin form with its Host: the upstream resolves nothing and rewrites no Host.
+    page = [e for e in seen.proxied if (e.get("tunnelled") or {}).get("path") == f"/?{run}"]
+    assert [(e["method"], e["target"], e["tunnelled"]["host"]) for e in page] == \
+        [("CONNECT", f"127.0.0.1:{fixture_web.port}", "geo.example")]
+    assert any(e["proxy_headers"].get("Proxy-Connection") for e in seen.proxied)  # spoken to as a proxy
     report = beacon(seen.served, run)
     assert (report["tz"], report["locale"]) == ("Europe/Paris", "fr-FR")
 

@@ -1,5 +1,5 @@
 """Fixture behaviours under ``/__fixture/`` on any host: status codes,
-redirects, never-ending and huge responses, JSON for XHR-gated tags."""
+redirects, never-ending, endless and huge responses, JSON for XHR-gated tags."""
 from __future__ import annotations
 
 import json
@@ -18,6 +18,27 @@ def _never_ending(handler):
     handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
     handler.wfile.flush()
     handler.server.web.stop_event.wait(60)
+
+
+def _endless(handler):
+    """A body that never ends, written as fast as the connection takes it, until
+    the connection closes, the fixture stops, or a write waits 10 s (the socket
+    timeout of ``server.FixtureWeb``).  Bytes written add up in ``web.endless_bytes``."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/octet-stream")
+    handler.send_header("Cache-Control", "no-store")
+    handler.send_header("Transfer-Encoding", "chunked")
+    handler.end_headers()
+    chunk = b"%x\r\n%s\r\n" % (65536, b"x" * 65536)
+    web = handler.server.web
+    handler.close_connection = True
+    try:
+        while not web.stop_event.is_set():
+            handler.wfile.write(chunk)
+            with web.lock:
+                web.endless_bytes += 65536
+    except OSError:
+        pass
 
 
 def _big(handler, size: int):
@@ -47,6 +68,8 @@ def route(host, path, query, method, body, headers, web):
         return 200, {}, lambda h: h.server.web.stop_event.wait(60)
     if name == "slow":
         return 200, {}, _never_ending
+    if name == "endless":  # a body that never ends (egress proxy backpressure)
+        return 200, {}, _endless
     if name == "big":
         size = int(query.get("mb", "20")) * 1024 * 1024
         return 200, {}, lambda h: _big(h, size)

@@ -10,8 +10,11 @@ whatever host was asked for:
   origin form with the same headers, minus the ``Proxy-*`` and hop-by-hop ones.
 
 Every request is recorded in ``log`` as ``{"label", "method", "target",
-"host", "path", "proxy_headers"}``, where ``label`` tells which listener
-(country) took it and ``proxy_headers`` holds the ``Proxy-*`` headers sent.
+"host", "path", "headers", "proxy_headers"}``, where ``label`` tells which
+listener (country) took it and ``proxy_headers`` holds the ``Proxy-*`` headers
+sent.  A CONNECT entry also records what the tunnel opens with: ``sni``, the
+server name of a TLS ClientHello, or ``tunnelled``, ``{"method", "path",
+"host"}`` of a plain HTTP request (None when neither came within 5 s).
 
 Chrome reaches a listener through host-resolver rules such as
 ``MAP de.proxy.test 127.0.0.1:<port of "de">`` (see ``chrome_rules``), so a
@@ -24,6 +27,7 @@ import http.client
 import selectors
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -38,17 +42,18 @@ class _ProxyHandler(BaseHTTPRequestHandler):
     def log_message(self, *args):  # quiet
         pass
 
-    def _record(self, host: str, path: str) -> None:
+    def _record(self, host: str, path: str) -> dict:
         proxy: RecordingProxy = self.server.proxy
         entry = {"label": self.server.label, "method": self.command, "target": self.path, "host": host,
-                 "path": path, "proxy_headers": {k: v for k, v in self.headers.items()
-                                                 if k.lower().startswith("proxy-")}}
+                 "path": path, "headers": dict(self.headers),
+                 "proxy_headers": {k: v for k, v in self.headers.items() if k.lower().startswith("proxy-")}}
         with proxy.lock:
             proxy.log.append(entry)
+        return entry
 
     def do_CONNECT(self):
         host = self.path.rsplit(":", 1)[0].strip("[]").lower()
-        self._record(host, "")
+        entry = self._record(host, "")
         try:
             upstream = socket.create_connection(("127.0.0.1", self.server.proxy.upstream_port), timeout=10)
         except OSError:
@@ -58,6 +63,13 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.flush()
         self.close_connection = True
+        seen, first = opening(self.connection)
+        entry.update({"sni": None, "tunnelled": None, **seen})
+        try:
+            upstream.sendall(first)
+        except OSError:
+            upstream.close()
+            return
         self.server.proxy.tunnel(self.connection, upstream)
 
     def _forward(self):
@@ -171,3 +183,47 @@ class RecordingProxy:
                         peers[key.fileobj].setblocking(False)
                     except OSError:
                         return
+
+
+def opening(sock: socket.socket, timeout_s: float = 5.0) -> tuple[dict, bytes]:
+    """Read what a tunnel opens with: ``({"sni": name}, bytes)`` for a TLS
+    ClientHello, ``({"tunnelled": {"method", "path", "host"}}, bytes)`` for an
+    HTTP request head, ``({}, bytes)`` when neither is complete within
+    ``timeout_s`` or 16 KiB.  The bytes read are for the caller to pass on."""
+    deadline = time.monotonic() + timeout_s
+    data = b""
+    with selectors.DefaultSelector() as sel:
+        sel.register(sock, selectors.EVENT_READ)
+        while len(data) < 16384 and sel.select(timeout=max(0.0, deadline - time.monotonic())):
+            chunk = sock.recv(16384)
+            if not chunk:
+                break
+            data += chunk
+            if data[:1] == b"\x16" and len(data) >= 5 and len(data) >= 5 + int.from_bytes(data[3:5], "big"):
+                return {"sni": client_hello_sni(data)}, data
+            if data[:1] != b"\x16" and b"\r\n\r\n" in data:
+                head = data.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+                method, path = head[0].split(" ")[:2]
+                headers = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
+                return {"tunnelled": {"method": method, "path": path, "host": headers.get("Host")}}, data
+    return {}, data
+
+
+def client_hello_sni(record: bytes) -> str | None:
+    """The server name (RFC 6066, section 3) in a TLS record holding a ClientHello, or None."""
+    hello = record[5:5 + int.from_bytes(record[3:5], "big")]
+    if hello[:1] != b"\x01":
+        return None
+    at = 4 + 2 + 32  # handshake header, legacy version, random
+    at += 1 + hello[at]  # session id
+    at += 2 + int.from_bytes(hello[at:at + 2], "big")  # cipher suites
+    at += 1 + hello[at]  # compression methods
+    end = at + 2 + int.from_bytes(hello[at:at + 2], "big")
+    at += 2
+    while at + 4 <= end:
+        kind, size = int.from_bytes(hello[at:at + 2], "big"), int.from_bytes(hello[at + 2:at + 4], "big")
+        if kind == 0:  # server_name: list length (2), name type (1), name length (2), name
+            body = hello[at + 4:at + 4 + size]
+            return body[5:5 + int.from_bytes(body[3:5], "big")].decode("ascii")
+        at += 4 + size
+    return None

@@ -10,7 +10,7 @@ Routing, by ``Host`` and path:
 - ``npm_cdn.py``: published npm packages as ``cdn.jsdelivr.net``/``unpkg.com`` serve them;
 - ``sdk_endpoints.py``: configuration and ingestion endpoints of the vendors whose real SDKs run here;
 - ``vendors.py``: emulated vendor endpoints (libraries and beacon endpoints);
-- ``/__fixture/...``: behaviours (status codes, redirects, slow responses).
+- ``/__fixture/...``: behaviours (status codes, redirects, slow and endless responses).
 Every request is recorded in ``FixtureWeb.log`` (host, method, path, body).
 """
 from __future__ import annotations
@@ -140,6 +140,7 @@ class FixtureWeb:
         self.lock = threading.Lock()
         self.seen = threading.Condition(self.lock)
         self.extra_route = None
+        self.endless_bytes = 0  # written by /__fixture/endless
         self.stop_event = threading.Event()
         self._server = _Server(("127.0.0.1", port), self)
         self.port = self._server.server_address[1]
