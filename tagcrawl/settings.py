@@ -107,6 +107,15 @@ class Settings:
     ratelimit_storage_url: str = "memory://"
     #: Python logging level of the service's own loggers.
     log_level: str = "INFO"
+    # -- Work after the page, and the report's size (issue 24; docs/security.md "Work after the deadline,
+    # and the report's size").  DECODE_BUDGET_BYTES: request data (URL + body) handed to the body and
+    # parameter decoders per crawl; a request that does not fit is matched on its URL's host and path
+    # only.  CAPTURE_MAX_BYTES: request data (URL + body) a crawl keeps in memory; past it a request is
+    # kept without its body, its URL cut.  REPORT_MAX_BYTES: the CrawlResponse as JSON (answered, stored,
+    # sent as webhook payload); larger ones are shrunk (tagcrawl/truncation.py: fit).
+    decode_budget_bytes: int = 16 * 1024 * 1024
+    capture_max_bytes: int = 64 * 1024 * 1024
+    report_max_bytes: int = 2 * 1024 * 1024
 
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))

@@ -15,8 +15,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
+from ..truncation import CONSENT_STRING_MAX, SECTIONS_MAX, cut
 from . import tcf
 
 #: gcd letter -> (default state, update state, effective state).
@@ -119,11 +121,21 @@ def gpp_summary(gpp_string: str | None, sections: list | None = None) -> dict | 
     GPP string: ``sections`` counts the ``~``-separated section segments after
     the header; ``us_privacy`` is the US Privacy section (uspv1, section 6,
     whose segment is the 4-character US Privacy string) when there is one.
-    None when there is no string."""
+    None when there is no string.  Bounds: the string is read and reported up
+    to ``CONSENT_STRING_MAX`` characters (cut with the truncation mark), the
+    sections up to ``SECTIONS_MAX`` entries."""
     if not isinstance(gpp_string, str) or not gpp_string:
         return None
-    parts = gpp_string.split("~")
+    parts = gpp_string[:CONSENT_STRING_MAX].split("~")
     usp = next((u for u in map(decode_usp, parts[1:]) if u is not None), None)
-    return {"gpp_string": gpp_string[:2000], "applicable_sections": list(sections or []),
+    return {"gpp_string": cut(gpp_string, CONSENT_STRING_MAX), "applicable_sections": _first(sections, SECTIONS_MAX),
             "sections": len(parts) - 1 if parts[0].startswith("DB") else None,
             "us_privacy": usp.raw if usp else None}
+
+
+def _first(items, count: int) -> list:
+    """The first ``count`` entries of a page-supplied list (a str gives its characters), [] for anything else."""
+    try:
+        return list(islice(items or [], count))
+    except TypeError:
+        return []

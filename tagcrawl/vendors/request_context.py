@@ -17,6 +17,13 @@ from . import decode, encodings
 from .model import Pattern
 from .types import Request
 
+#: Characters of a URL split when its request is matched on its shape only.
+SHAPE_URL_MAX = 8192
+#: Parameter entries one pattern's candidates of one request may hold in all
+#: (each batch item's dict repeats the request's own parameters); the items
+#: past it are not expanded.
+CANDIDATE_ENTRIES_MAX = 50_000
+
 
 def json_get(doc: Any, path: str) -> Any:
     """Value at dotted ``path`` in a JSON document, or None.
@@ -71,12 +78,20 @@ class RequestContext:
     Embedded JSON (a base64/JSON parameter, JSON in a form field) is decoded
     once per request too (``embedded_json``, ``form_json``), however many
     patterns read it.
+
+    With ``decode_params=False`` (a request past the crawl's decode budget,
+    ``vendors.bounded``) nothing is decoded: the URL (its first
+    :data:`SHAPE_URL_MAX` characters) is split for its host and path, and
+    ``query``, ``base``, ``body`` and embedded JSON are empty.
     """
 
-    def __init__(self, req: Request):
+    def __init__(self, req: Request, decode_params: bool = True):
         self.req = req
         url = req.url if isinstance(req.url, str) else ""
         self.url = url
+        self.decode_params = decode_params
+        if not decode_params:
+            url = url[:SHAPE_URL_MAX]
         try:
             parts = urlsplit(url)
             self.host = (parts.hostname or "").lower()
@@ -84,11 +99,11 @@ class RequestContext:
             query = parts.query
         except ValueError:
             self.host, self.path, query = "", "", ""
-        self.query = decode.decode_query(query)
-        self.base = dict(decode.decode_matrix(self.path))
+        self.query = decode.decode_query(query) if decode_params else {}
+        self.base = dict(decode.decode_matrix(self.path)) if decode_params else {}
         self.base.update(self.query)
         self.headers = req.headers if isinstance(req.headers, dict) else {}
-        self._body: decode.Body | None = None
+        self._body: decode.Body | None = None if decode_params else decode.Body()
         self._embedded: dict[str, tuple[Any, dict[str, str]] | None] = {}
         self._form_json: tuple[Any, dict[str, str]] | None | bool = False  # False: not looked at yet
 
@@ -105,6 +120,8 @@ class RequestContext:
     def embedded_json(self, value: str) -> tuple[Any, dict[str, str]] | None:
         """``(document, flattened params)`` of a parameter holding JSON (plain,
         base64 or base64url: ``decode.decode_embedded_json``), or None; once per value."""
+        if not self.decode_params:
+            return None
         if value not in self._embedded:
             doc = decode.decode_embedded_json(value)
             self._embedded[value] = None if doc is None else (doc, decode.flatten(doc))
@@ -150,7 +167,10 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
     Returns:
         one :class:`Candidate` per body line (``split="lines"``) or per JSON
         list element (``split="json:<path>"``, at most ``decode.MAX_ITEMS``);
-        otherwise (or when there is no batch) a single candidate.
+        otherwise (or when there is no batch) a single candidate.  The
+        candidates hold at most :data:`CANDIDATE_ENTRIES_MAX` parameter
+        entries in all, counted before each is built: the batch items past it
+        are left out.
     """
     body = ctx.body if (ctx.req.post_data or p.embedded) else decode.Body()
     params = dict(ctx.base)
@@ -170,8 +190,11 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
         for k, v in found[1].items():
             params.setdefault(k, v)
     if p.split == "lines" and body.lines:
-        out = []
+        out, entries = [], 0
         for line in body.lines:
+            entries += len(ctx.base) + len(line)
+            if out and entries > CANDIDATE_ENTRIES_MAX:
+                break
             merged = dict(ctx.base)
             merged.update(line)
             out.append(Candidate(merged, None, doc))
@@ -181,10 +204,14 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
         if not isinstance(node, list) and isinstance(doc, list):
             node = doc  # the document itself is the batch
         if isinstance(node, list) and node:
-            out = []
+            out, entries = [], 0
             for it in node[: decode.MAX_ITEMS]:
+                flat = decode.flatten(it)
+                entries += len(params) + len(flat)
+                if out and entries > CANDIDATE_ENTRIES_MAX:
+                    break
                 merged = dict(params)
-                merged.update(decode.flatten(it))
+                merged.update(flat)
                 out.append(Candidate(merged, it, doc))
             return out
     return [Candidate(params, None, doc)]
