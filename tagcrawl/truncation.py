@@ -25,7 +25,7 @@ from typing import Any
 #: Suffix of a cut string; ``{n}``: the characters removed.
 MARK = "…[truncated {n} chars]"
 #: A string that already ends with the mark (cut in the page, or earlier here).
-_MARKED = re.compile(r"…\[truncated [0-9]{1,12} chars\]\Z")
+_MARKED = re.compile(r"…\[truncated ([0-9]{1,12}) chars\]\Z")
 #: Room for the mark itself: a string at most this much over its cap that ends with the mark is kept as it is.
 MARK_ROOM = 40
 
@@ -55,14 +55,18 @@ def is_cut(text: str) -> bool:
 
 def cut(value: Any, cap: int) -> Any:
     """``value`` cut to ``cap`` characters plus :data:`MARK` when it is a longer
-    str; anything else (None, numbers) unchanged.  A string already cut to
-    ``cap`` (it ends with the mark, within ``MARK_ROOM`` of the cap) is kept.
-    O(cap): the removed tail is never copied."""
+    str; anything else (None, numbers) unchanged.  A string already cut (it
+    ends with the mark) is kept when its head fits, else cut again with the
+    mark counting from the original length.  O(cap): the removed tail is never copied."""
     if not isinstance(value, str) or len(value) <= cap:
         return value
-    if len(value) <= cap + MARK_ROOM and is_cut(value):
+    mark = _MARKED.search(value[-MARK_ROOM:])
+    if mark is None:
+        return value[:cap] + MARK.format(n=len(value) - cap)
+    head = len(value) - len(mark.group(0))
+    if head <= cap:
         return value
-    return value[:cap] + MARK.format(n=len(value) - cap)
+    return value[:cap] + MARK.format(n=head - cap + int(mark.group(1)))  # cut again: count from the original
 
 
 def cap_json(value: Any, string_max: int = DATALAYER_STRING_MAX, nodes_max: int = JSON_NODES_MAX,

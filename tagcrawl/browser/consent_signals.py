@@ -88,6 +88,10 @@ def bounded(answer) -> dict | None:
     make more cross.  Work: O(the answer as received)."""
     if not isinstance(answer, dict):
         return None
+    gpp = answer.get("gpp")
+    sections = gpp.get("applicableSections") if isinstance(gpp, dict) else None
+    if isinstance(sections, list) and len(sections) > SECTIONS_MAX:  # the page defeated the script's cut
+        gpp["applicableSections"], gpp["applicableSectionsCount"] = sections[:SECTIONS_MAX], len(sections)
     capped, _changed = cap_json(answer, CONSENT_STRING_MAX, nodes_max=4 * SECTIONS_MAX, depth_max=4)
     return capped
 
