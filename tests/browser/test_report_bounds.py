@@ -12,7 +12,9 @@ import time
 
 import pytest
 
+from tests.support.needs import missing
 from tests.support.rss import PeakRss
+from tests.support.web import heavy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -22,7 +24,19 @@ RSS_LIMIT_MB = 200
 DEADLINE_S = 8
 
 
-def test_a_posthog_flood_is_answered_within_the_deadline(crawler, npm_packages):
+@pytest.fixture
+def lz_route(fixture_web, npm_packages):
+    """``https://heavy.example/lz-payload.txt`` served (tests/support/web/heavy.py), made before the crawl."""
+    try:
+        heavy.lz_payload(256)
+    except LookupError as exc:
+        missing(str(exc))
+    previous, fixture_web.extra_route = fixture_web.extra_route, heavy.route
+    yield
+    fixture_web.extra_route = previous
+
+
+def test_a_posthog_flood_is_answered_within_the_deadline(crawler, lz_route):
     """150 PostHog beacons with a 256 KB lz-string ``data=``: answered within deadline + 2 s,
     with what was matched, saying what was cut; a correct crawl right after."""
     normal = crawler("https://heavy.example/posthog.html?n=0").response  # the browser is started: not timed
@@ -36,8 +50,8 @@ def test_a_posthog_flood_is_answered_within_the_deadline(crawler, npm_packages):
     assert took <= DEADLINE_S + 2, (took, report["message"], outcome.timings.summary())
     assert peak.growth_mb < RSS_LIMIT_MB, peak.growth_mb
     assert report["success"] is True, report["error"]
-    heavy = [r for r in outcome.requests if "ver=heavy" in r.url]
-    assert len(heavy) == 151  # the first beacon and the 150 heavy ones were all captured
+    beacons = [r for r in outcome.requests if "ver=heavy" in r.url]
+    assert len(beacons) == 151  # the first beacon and the 150 heavy ones were all captured
     assert ("PostHog", TOKEN) in [(p["vendor"], p["account_id"]) for p in report["marketingPixels"]]
     message = report["message"] or ""
     cut = re.search(r"deadline reached while matching: ([0-9]+) of ([0-9]+) requests matched", message)
