@@ -45,7 +45,8 @@ class NetworkCollector(Collector):
         self.max_bytes = Settings.capture_max_bytes
         self.kept_bytes = 0
         self.dropped = 0  # past MAX_REQUESTS
-        self.trimmed = 0  # past max_bytes: kept without body, URL cut
+        self.trimmed = 0  # past max_bytes: kept without body and headers, URL cut
+        self.late_bodies = 0  # a body fetched later that no longer fit: kept without it
 
     def init(self, ctx) -> None:
         self.max_bytes = ctx.settings.capture_max_bytes
@@ -76,6 +77,9 @@ class NetworkCollector(Collector):
         if self.trimmed:
             out.append(f"capture cap of {self.max_bytes} bytes reached: {self.trimmed} requests kept without "
                        f"their body and headers, URL cut to {URL_MAX} characters")
+        if self.late_bodies:
+            out.append(f"capture cap of {self.max_bytes} bytes reached: {self.late_bodies} request bodies "
+                       "fetched later not kept")
         return out
 
     def _request(self, params: dict, session: str | None) -> None:
@@ -122,7 +126,7 @@ class NetworkCollector(Collector):
                     body = body[:BODY_MAX]
                     room = self.max_bytes - self.kept_bytes
                     if len(body) > room:
-                        self.trimmed += 1
+                        self.late_bodies += 1
                         body = None
                     else:
                         self.kept_bytes += len(body)

@@ -8,6 +8,7 @@ import json
 import random
 import re
 import time
+from concurrent.futures import Future
 
 import pytest
 
@@ -243,6 +244,32 @@ def test_the_requests_collector_keeps_bodies_up_to_the_capture_cap():
     assert MARKED.search(kept[0].frame_url) and len(kept[0].frame_url) < 4200
     assert collector.notes() == ["capture cap of 3146728 bytes reached: 2 requests kept without their body and "
                                  "headers, URL cut to 4096 characters"]
+
+
+class BodyCDP(FakeCDP):
+    """Answers ``Network.getRequestPostData`` with a 2 MiB body."""
+
+    def send(self, method, params=None, session_id=None):
+        future = super().send(method, params, session_id)
+        if method == "Network.getRequestPostData":
+            future = Future()
+            future.set_result({"result": {"postData": "b" * (2 << 20)}})
+        return future
+
+
+def test_a_body_fetched_later_is_cut_and_counted_against_the_capture_cap():
+    collector = NetworkCollector()
+    hub = NetworkCapture(collectors=[collector])
+    hub.bind(BodyCDP())
+    _attach(hub)
+    collector.max_bytes = (1 << 20) + 5000
+    for k in range(2):
+        hub.on_event("Network.requestWillBeSent", {"requestId": str(k), "type": "Fetch", "wallTime": 1.0, "request": {
+            "url": f"https://a.example/e?k={k}", "method": "POST", "hasPostData": True}}, "S1")
+    kept = collector.get_data(None)
+    assert [len(r.post_data or "") for r in kept] == [1 << 20, 0]
+    assert collector.notes() == [f"capture cap of {(1 << 20) + 5000} bytes reached: 1 request bodies fetched later "
+                                 "not kept"]
 
 
 def test_the_datalayer_collector_caps_values_and_pushes():
