@@ -126,6 +126,15 @@ class Settings:
     #: with it (``<PUBLIC_URL>/screenshots/<name>``) when SCREENSHOT_URL is unset; unset, they are the
     #: path ``/screenshots/<name>``.  Never taken from the request's Host header (the caller's choice).
     public_url: str | None = None
+    # -- Work after the page, and the report's size (issue 24; docs/security.md "Work after the deadline,
+    # and the report's size").  DECODE_BUDGET_BYTES: request data (URL + body) handed to the body and
+    # parameter decoders per crawl; a request that does not fit is matched on its URL's host and path
+    # only.  CAPTURE_MAX_BYTES: request data (URL + body) a crawl keeps in memory; past it a request is
+    # kept without its body, its URL cut.  REPORT_MAX_BYTES: the CrawlResponse as JSON (answered, stored,
+    # sent as webhook payload); larger ones are shrunk (tagcrawl/truncation.py: fit).
+    decode_budget_bytes: int = 16 * 1024 * 1024
+    capture_max_bytes: int = 64 * 1024 * 1024
+    report_max_bytes: int = 2 * 1024 * 1024
 
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))

@@ -54,7 +54,7 @@ def binding_message(params: dict):
         return None
     try:
         return json.loads(params.get("payload") or "{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # a page's deep nesting is "no JSON"
         return None
 
 

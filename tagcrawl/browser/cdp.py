@@ -39,8 +39,11 @@ class CDPConnection:
     """
 
     def __init__(self, ws_url: str, on_event: EventHandler | None = None, connect_timeout_s: float = 10):
-        self._ws = websocket.create_connection(ws_url, timeout=connect_timeout_s,
-                                               suppress_origin=True, enable_multithread=True)
+        # skip_utf8_validation: websocket-client's own check is pure Python (about 1 s per 10 MB, on the
+        # one reader thread, so a page sending large bodies starved every CDP reply); a text frame is
+        # still decoded as strict UTF-8 (in C) before json.loads.
+        self._ws = websocket.create_connection(ws_url, timeout=connect_timeout_s, suppress_origin=True,
+                                               enable_multithread=True, skip_utf8_validation=True)
         self._ws.settimeout(None)
         self._ids = itertools.count(1)
         self._pending: dict[int, Future] = {}
@@ -99,7 +102,8 @@ class CDPConnection:
         except Exception as exc:
             with self._lock:
                 self._pending.pop(message_id, None)
-            future.set_exception(CDPError(f"send failed: {exc}"))
+            if not future.done():  # the reader may have failed it meanwhile (socket closed)
+                future.set_exception(CDPError(f"send failed: {exc}"))
         return future
 
     def call(self, method: str, params: dict | None = None, session_id: str | None = None,

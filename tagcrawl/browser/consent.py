@@ -26,6 +26,7 @@ from selenium.common.exceptions import WebDriverException
 from . import consent_rules as rules
 from .consent_choice import choose, enter
 from ..settings import Settings
+from ..truncation import TEXT_MAX, cut
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +200,7 @@ def handle_consent(session, settings: Settings, click: bool = True, deadline: fl
     result.banner, result.cmp, result.how = True, scan.get("cmp"), scan.get("how")
     if scan.get("button") is None and not scan.get("settings"):
         return result
-    result.button_text = " ".join((scan.get("text") or "").split()) or None
+    result.button_text = cut(" ".join(str(scan.get("text") or "").split()), TEXT_MAX) or None
     if action != "none":
         choose(session, settings, found, deadline, result, rescan=lambda more: scan_frames(driver, dict(extra, **more)))
     driver.switch_to.default_content()

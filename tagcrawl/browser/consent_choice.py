@@ -26,6 +26,7 @@ from selenium.common.exceptions import WebDriverException
 
 from . import consent_rules as rules
 from ..settings import Settings
+from ..truncation import TEXT_MAX, cut
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,8 @@ def _browser_now(driver) -> float:
 
 
 def _text(value) -> str | None:
-    return " ".join((value or "").split()) or None
+    """A button label with its white space collapsed, cut at ``TEXT_MAX`` characters (truncation mark)."""
+    return cut(" ".join(str(value or "").split()), TEXT_MAX) or None
 
 
 def choose(session, settings: Settings, finding, deadline: float, result, rescan) -> None:

@@ -59,6 +59,8 @@ const key = (t) => norm((t || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "
 const compact = (t) => key(t).replace(/ /g, "");
 const label = (el) => norm(el.innerText || el.value || el.getAttribute("aria-label") || el.getAttribute("title") ||
   el.textContent);
+// A label as reported (tagcrawl/truncation.py: TEXT_MAX characters, then the truncation mark).
+const short = (t) => (t && t.length > 1024 ? t.slice(0, 1024) + "…[truncated " + (t.length - 1024) + " chars]" : t);
 const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 const acceptKeys = new Set(R.accept.map(compact));
 const neverKeys = R.never.map(key).filter(Boolean);
@@ -177,8 +179,9 @@ const choose = (box, sel, first) => {
 const hit = (cmp, how, box, sel, first) => {
   const { buttons, settings } = choose(box || document.body, sel || {}, first);
   const button = buttons[0] || null;
-  return Object.assign({ found: true, cmp, how, box, button, text: button ? label(button) : null, buttons,
-    texts: buttons.map(label), settings, settingTexts: settings.map(label), tcf }, framesOf(box));
+  return Object.assign({ found: true, cmp, how, box, button, text: button ? short(label(button)) : null, buttons,
+    texts: buttons.map((b) => short(label(b))), settings, settingTexts: settings.map((b) => short(label(b))), tcf },
+    framesOf(box));
 };
 
 // (a) Known CMPs: their own iframe documents, then their banners.

@@ -75,14 +75,16 @@ class ConsentFacts:
 
 
 def _first_hits(pixels: list[dict], hits: list) -> list:
-    """The first hit of each pixel (same vendor display name and account id;
-    a pixel without id: the vendor's first hit)."""
-    out = []
-    for pixel in pixels:
-        same = [h for h in hits if h.vendor_name == pixel.get("vendor")
-                and (pixel.get("account_id") is None or h.account_id == pixel.get("account_id"))]
-        out.append(same)
-    return out
+    """The hits of each pixel, in capture order (same vendor display name and
+    account id; a pixel without id: all the vendor's hits).  Linear in hits
+    and pixels (one grouping pass)."""
+    by_vendor: dict = {}
+    by_id: dict = {}
+    for h in hits:
+        by_vendor.setdefault(h.vendor_name, []).append(h)
+        by_id.setdefault((h.vendor_name, h.account_id), []).append(h)
+    return [by_vendor.get(p.get("vendor"), []) if p.get("account_id") is None
+            else by_id.get((p.get("vendor"), p.get("account_id")), []) for p in pixels]
 
 
 def _pixel_signals(pixel: dict, own: list, facts: ConsentFacts, part: PixelConsent) -> list[dict]:
@@ -227,7 +229,7 @@ def consent_summary(facts: ConsentFacts, pixels: list[dict], parts: list[PixelCo
         cmp=facts.cmp, action=facts.action, button_text=facts.button_text, verified=facts.verified,
         banner=facts.banner, violations=_items(pixels, parts, cookies, "after_reject"),
         before_consent=_items(pixels, parts, cookies, "before_consent"), granted_before_consent=granted_before,
-        tcf=_tcf_entries(facts.frames, cookies_raw)[:10],
+        tcf=_tcf_entries(facts.frames, cookies_raw),  # at most MAX_FRAMES + the cookies; the answer keeps 10
         us_privacy=None if usp is None else {"string": usp.raw, "notice": usp.notice,
                                              "opt_out_sale": usp.opt_out_sale, "lspa": usp.lspa},
         gpp=gpp)

@@ -21,8 +21,10 @@ on page input.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
+from ..truncation import CONSENT_STRING_MAX, SECTIONS_MAX, cut
 from . import tcf
 
 #: gcd letter -> (default state, update state, effective state).
@@ -132,14 +134,23 @@ def gpp_summary(gpp_string: str | None, sections: list | None = None) -> dict | 
     the header (the whole string is counted); ``us_privacy`` is the US Privacy
     section (uspv1, section 6, whose segment is the 4-character US Privacy
     string) when one is among the first :data:`GPP_MAX_SECTIONS` sections of
-    the first :data:`GPP_SCAN_MAX` characters.  ``gpp_string`` is cut at 2,000
-    characters, ``applicable_sections`` (a list from the page; anything else
-    gives ``[]``) at ``GPP_MAX_SECTIONS`` items.  None when there is no string."""
+    the first :data:`GPP_SCAN_MAX` characters.  None when there is no string.
+    Bounds: ``gpp_string`` is reported up to ``CONSENT_STRING_MAX`` characters
+    (cut with the truncation mark), ``applicable_sections`` (a list from the
+    page) up to ``min(SECTIONS_MAX, GPP_MAX_SECTIONS)`` entries."""
     if not isinstance(gpp_string, str) or not gpp_string:
         return None
     parts = gpp_string[:GPP_SCAN_MAX].split("~", GPP_MAX_SECTIONS + 1)[:GPP_MAX_SECTIONS + 1]  # header + sections
     usp = next((u for u in map(decode_usp, parts[1:]) if u is not None), None)
-    applicable = list(sections[:GPP_MAX_SECTIONS]) if isinstance(sections, (list, tuple)) else []
-    return {"gpp_string": gpp_string[:2000], "applicable_sections": applicable,
+    return {"gpp_string": cut(gpp_string, CONSENT_STRING_MAX),
+            "applicable_sections": _first(sections, min(SECTIONS_MAX, GPP_MAX_SECTIONS)),
             "sections": gpp_string.count("~") if parts[0].startswith("DB") else None,
             "us_privacy": usp.raw if usp else None}
+
+
+def _first(items, count: int) -> list:
+    """The first ``count`` entries of a page-supplied list (a str gives its characters), [] for anything else."""
+    try:
+        return list(islice(items or [], count))
+    except TypeError:
+        return []

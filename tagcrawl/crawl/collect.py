@@ -1,22 +1,25 @@
-"""The last step: every collector's ``post_load`` and ``get_data``, then
-pixels (``vendors.match_requests``) and the consent compliance report into
-the ``CrawlReport``."""
+"""The end of a crawl: ``Collect`` (the last step: every collector's
+``post_load`` and ``get_data``, with the browser) and ``build`` (after the
+browser is released: pixels from the requests (``vendors.match_within``,
+within the crawl deadline and decode budget) and the consent compliance
+report into the ``CrawlReport``)."""
 from __future__ import annotations
 
 from ..browser.capture import guarded
 from ..browser.cdp import CDPError
 from ..collectors.cookies import CookieJar
 from ..compliance import report as compliance
-from ..vendors import match_requests, pixels_from_hits
+from ..vendors import match_within, pixels_from_hits
 from .context import CrawlContext, Step
 from .report import MarketingPixel
 
 
 class Collect(Step):
     """Gather every collector's part (a failing collector loses only its own:
-    recorded in ``ctx.failures``) and build the report's pixels, cookie
-    counts, cookie list and consent summary.  Raises ``CDPError`` when the
-    DevTools connection closed meanwhile (the browser is gone: a browser error)."""
+    recorded in ``ctx.failures``): cookies, requests, dataLayer pushes, and
+    what the collectors had to leave out (``notes()``, into ``ctx.notes``).
+    Raises ``CDPError`` when the DevTools connection closed meanwhile (the
+    browser is gone: a browser error).  Matching is ``build``, after the browser."""
 
     name = phase = "collect"
 
@@ -31,13 +34,34 @@ class Collect(Step):
         ctx.cookies, ctx.report.cookies_after = jar.cookies, jar.after
         ctx.requests = data.get("requests") or []
         ctx.datalayer = data.get("datalayer") or []
-        ctx.hits = match_requests(ctx.requests)
-        pixels = pixels_from_hits(ctx.hits)
-        consent = ctx.consent
-        part = compliance.build(pixels, ctx.hits, ctx.cookies, ctx.request["url"], compliance.ConsentFacts(
-            banner=consent.banner, action=consent.action, verified=consent.verified,
-            choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
-            cmp=consent.cmp, button_text=consent.button_text, frames=ctx.frames,
-            choice_cookies={e[len("cookie "):] for e in consent.evidence if e.startswith("cookie ")}))
-        ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
-        ctx.report.cookies, ctx.report.consent = part.cookies, part.consent
+        for collector in ctx.collectors:
+            notes = getattr(collector, "notes", None)
+            if callable(notes):
+                ctx.notes += guarded(collector, ctx.failures, "notes", notes, default=[]) or []
+        ctx.collected = True
+
+
+def build(ctx: CrawlContext) -> None:
+    """Pixels and the consent report from what ``Collect`` gathered.
+
+    Matching runs within ``ctx.deadline`` (checked before each request) and
+    ``Settings.decode_budget_bytes`` (``vendors.bounded``); what it had to
+    leave out goes to ``ctx.notes`` ("deadline reached while matching: 37 of
+    150 requests matched").  The rest is linear in the hits (at most
+    ``bounded.MAX_HITS``), pixels and cookies.  Does nothing when ``Collect``
+    did not run.
+    """
+    if not ctx.collected:
+        return
+    run = match_within(ctx.requests, ctx.deadline, ctx.settings.decode_budget_bytes)
+    ctx.hits = run.hits
+    ctx.notes += run.notes()
+    pixels = pixels_from_hits(ctx.hits)
+    consent = ctx.consent
+    part = compliance.build(pixels, ctx.hits, ctx.cookies, ctx.request["url"], compliance.ConsentFacts(
+        banner=consent.banner, action=consent.action, verified=consent.verified,
+        choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
+        cmp=consent.cmp, button_text=consent.button_text, frames=ctx.frames,
+        choice_cookies={e[len("cookie "):] for e in consent.evidence if e.startswith("cookie ")}))
+    ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
+    ctx.report.cookies, ctx.report.consent = part.cookies, part.consent

@@ -29,6 +29,8 @@ class CrawlContext:
         consent: the ``ConsentResult`` of the consent step.
         frames: ``consent_signals.collect_signals`` output.
         hits, datalayer, requests, cookies: what ``Collect`` gathered (kept with the crawl).
+        collected: ``Collect`` ran (``collect.build`` then makes the pixels).
+        notes: what was left out or cut (deadline, budgets, caps), sentences for ``message``.
     """
 
     settings: Settings
@@ -46,6 +48,8 @@ class CrawlContext:
     datalayer: list = field(default_factory=list)
     requests: list = field(default_factory=list)
     cookies: list = field(default_factory=list)
+    collected: bool = False
+    notes: list = field(default_factory=list)
 
     def remaining_s(self) -> float:
         """Seconds left before the crawl deadline (may be negative)."""

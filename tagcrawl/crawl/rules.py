@@ -17,6 +17,8 @@ segments (``docs/security.md``).
 """
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
@@ -34,13 +36,21 @@ CONSENT_PHASES = ("before_consent", "after_accept", "after_reject", "no_banner",
 _MISSING = object()  # sentinel: the dataLayer path is absent
 
 
-def _check(values: Iterable[Any], matches: Callable[[Any], bool], condition: str) -> bool:
+class RulesLate(Exception):
+    """The crawl deadline passed while a rule was being evaluated."""
+
+
+def _check(values: Iterable[Any], matches: Callable[[Any], bool], condition: str,
+           deadline: float = math.inf) -> bool:
     """OR: some candidate matches.  AND: there is a candidate and all match.
 
-    ``_MISSING`` candidates are skipped (they are not candidates).
+    ``_MISSING`` candidates are skipped (they are not candidates).  Raises
+    ``RulesLate`` when ``deadline`` (monotonic s) has passed before a candidate.
     """
     seen = False
     for value in values:
+        if time.monotonic() >= deadline:
+            raise RulesLate
         if value is _MISSING:
             continue
         ok = matches(value)
@@ -95,7 +105,7 @@ def _hit_field(hit: Any, key: str) -> str | None:
     return None if value is None else to_text(value)
 
 
-def _eval_pixel(rule: dict, hits: list, condition: str) -> bool:
+def _eval_pixel(rule: dict, hits: list, condition: str, deadline: float = math.inf) -> bool:
     vendor, key, pattern = rule.get("vendor"), rule.get("key"), rule.get("value")
     if not all(isinstance(x, str) for x in (vendor, key, pattern)):
         return False
@@ -106,11 +116,11 @@ def _eval_pixel(rule: dict, hits: list, condition: str) -> bool:
     beacons = [h for h in mine if getattr(h, "transport", None) != "script"]
     # A hit of the vendor missing the field still counts (and fails) for AND.
     fields = (_hit_field(h, key) for h in (beacons or mine))
-    return _check(fields, lambda text: pattern_matches(pattern, text), condition)
+    return _check(fields, lambda text: pattern_matches(pattern, text), condition, deadline)
 
 
 # --- Cookie
-def _eval_cookie(rule: dict, cookies: list, condition: str) -> bool:
+def _eval_cookie(rule: dict, cookies: list, condition: str, deadline: float = math.inf) -> bool:
     name_pattern, pattern = rule.get("key"), rule.get("value")
     if not isinstance(name_pattern, str) or not isinstance(pattern, str):
         return False
@@ -122,7 +132,7 @@ def _eval_cookie(rule: dict, cookies: list, condition: str) -> bool:
         if isinstance(name, str) and pattern_matches(name_pattern, name):
             value = cookie.get("value")
             values.append(None if value is None else to_text(value))
-    return _check(values, lambda text: pattern_matches(pattern, text), condition)
+    return _check(values, lambda text: pattern_matches(pattern, text), condition, deadline)
 
 
 # --- DataLayer
@@ -156,13 +166,13 @@ def _lookup(obj: Any, path: str) -> Any:
     return current
 
 
-def _eval_datalayer(rule: dict, datalayer: list, condition: str) -> bool:
+def _eval_datalayer(rule: dict, datalayer: list, condition: str, deadline: float = math.inf) -> bool:
     path, pattern = rule.get("key"), rule.get("value")
     if not isinstance(path, str) or not isinstance(pattern, str) or path.count(".") >= PATH_SEGMENTS_MAX:
         return False
     found = (_lookup(push, path) for push in datalayer)
     return _check(found, lambda value: pattern_matches(pattern, to_text(value)),
-                  condition)
+                  condition, deadline)
 
 
 # --- Consent
@@ -180,8 +190,10 @@ def _eval_consent(rule: dict, consent: list) -> bool:
 
 
 # --- API
-def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list, consent: list | None = None) -> bool:
-    """Return one rule's success (see :func:`evaluate_rules`); never raises."""
+def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list, consent: list | None = None,
+                  deadline: float = math.inf) -> bool:
+    """Return one rule's success (see :func:`evaluate_rules`).  Raises only
+    ``RulesLate``: ``deadline`` (monotonic s) passed during the rule."""
     try:
         if not isinstance(rule, dict):
             return False
@@ -192,14 +204,16 @@ def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list, consen
         if condition not in CONDITIONS:
             return False
         if rule_type == "Pixel":
-            return _eval_pixel(rule, hits, condition)
+            return _eval_pixel(rule, hits, condition, deadline)
         if rule_type == "Cookie":
-            return _eval_cookie(rule, cookies, condition)
+            return _eval_cookie(rule, cookies, condition, deadline)
         if rule_type == "DataLayer":
-            return _eval_datalayer(rule, datalayer, condition)
+            return _eval_datalayer(rule, datalayer, condition, deadline)
         if rule_type == "Consent":
             return _eval_consent(rule, _as_list(consent))
         return False
+    except RulesLate:
+        raise
     except Exception:  # noqa: BLE001 - odd data must never break a crawl
         return False
 
@@ -207,6 +221,14 @@ def evaluate_rule(rule: dict, hits: list, cookies: list, datalayer: list, consen
 def evaluate_rules(rules: list[dict] | None, hits: list | None,
                    cookies: list[dict] | None, datalayer: list | None,
                    crawl_succeeded: bool = True, consent: list[dict] | None = None) -> list[dict]:
+    """:func:`evaluate_rules_until` without a deadline: every rule is evaluated."""
+    return evaluate_rules_until(rules, hits, cookies, datalayer, crawl_succeeded, consent)[0]
+
+
+def evaluate_rules_until(rules: list[dict] | None, hits: list | None,
+                         cookies: list[dict] | None, datalayer: list | None,
+                         crawl_succeeded: bool = True, consent: list[dict] | None = None,
+                         deadline: float = math.inf) -> tuple[list[dict], int]:
     """Evaluate validation rules against the results of one crawl.
 
     Args:
@@ -219,22 +241,31 @@ def evaluate_rules(rules: list[dict] | None, hits: list | None,
         crawl_succeeded: when False every rule fails.
         consent: for ``Consent`` rules, ``[{"phase", "names"}]`` per pixel and
             cookie (``compliance.report.rule_items``).
+        deadline: monotonic seconds; checked before each candidate value of
+            each rule.  The rules not finished by then get ``success: False``.
 
     Returns:
-        ``[{"rule_id": <rule's rule_id or None>, "success": bool}, ...]``, one
-        entry per rule, in the order of ``rules``.  Never raises; a rule that
-        cannot be evaluated gets ``success: False``.
+        ``([{"rule_id": <rule's rule_id or None>, "success": bool}, ...],
+        rules evaluated)``, one entry per rule, in the order of ``rules``.
+        Never raises; a rule that cannot be evaluated gets ``success: False``.
     """
     rules = _as_list(rules)
     hits = _as_list(hits)
     cookies = _as_list(cookies)
     datalayer = _as_list(datalayer)
-    results = []
+    results, evaluated, late = [], 0, False
     for rule in rules:
         rule_id = rule.get("rule_id") if isinstance(rule, dict) else None
-        success = bool(crawl_succeeded) and evaluate_rule(rule, hits, cookies, datalayer, consent)
+        success = False
+        late = late or (bool(crawl_succeeded) and time.monotonic() >= deadline)
+        if not late:
+            try:
+                success = bool(crawl_succeeded) and evaluate_rule(rule, hits, cookies, datalayer, consent, deadline)
+                evaluated += 1
+            except RulesLate:
+                late = True
         results.append({"rule_id": rule_id, "success": success})
-    return results
+    return results, evaluated
 
 
 def _as_list(value: Any) -> list:

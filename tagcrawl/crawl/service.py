@@ -31,7 +31,9 @@ from ..schemas.crawl import CrawlResponseSchema
 from ..settings import Settings
 from .context import CrawlContext, CrawlFailed, Step
 from .report import CrawlReport, ErrorMessage
-from .rules import evaluate_rules
+from .collect import build
+from .report_caps import cap_response
+from .rules import evaluate_rules_until
 from .screenshots import save_screenshot
 from .steps import SEQUENCE
 from .timing import PhaseTimings
@@ -50,19 +52,22 @@ class CrawlOutcome:
 
     Attributes:
         report: the ``CrawlReport``.
-        response: its CrawlResponse dict (``CrawlResponseSchema`` dump, made once).
+        response: its CrawlResponse dict (``CrawlResponseSchema`` dump, made once, with the caps of
+            ``report_caps.cap_response``: what is answered, stored and sent as webhook payload).
         hits: every vendor hit; requests: every captured request (stored with the crawl as its HAR).
         timings: per-phase milliseconds.
+        report_max_bytes: the answer's JSON cap (``Settings.report_max_bytes``).
     """
 
     report: CrawlReport
     hits: list = field(default_factory=list)
     requests: list = field(default_factory=list)
     timings: PhaseTimings = field(default_factory=PhaseTimings)
+    report_max_bytes: int = Settings.report_max_bytes
     response: dict = field(init=False)
 
     def __post_init__(self):
-        self.response = _DUMP.dump(self.report)
+        self.response = cap_response(_DUMP.dump(self.report), self.report_max_bytes)
 
 
 def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
@@ -72,7 +77,9 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
         settings: the service settings.
         request: a validated CrawlRequest (``CrawlRequestSchema().load``).
     Returns:
-        CrawlOutcome; ``report.time_taken`` is wall-clock milliseconds.
+        CrawlOutcome; ``report.time_taken`` is wall-clock milliseconds.  The
+        work after the page (matching, rules) stops at the crawl deadline;
+        ``message`` says what was left out (``ctx.notes``).
     """
     started = time.monotonic()
     options = request.get("options") or {}
@@ -83,24 +90,38 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
     timings = PhaseTimings(created=started)
     try:
         _crawl(ctx, timings)
+        with timings.phase("report"):  # after the browser is released, within the deadline
+            try:
+                build(ctx)
+            except Exception as exc:  # noqa: BLE001 - a page's data must not turn the crawl into a 500
+                log.exception("crawl %s: building the report failed", report.session_id)
+                raise CrawlFailed(f"report error: {exc.__class__.__name__}") from exc
         report.success = report.error is None
     except CrawlFailed as exc:
         report.error = ErrorMessage(str(exc))
         ctx.hits, ctx.cookies, ctx.datalayer, ctx.requests = [], [], [], []  # kept only from a crawl that ended
-    report.validation_results = evaluate_rules(
-        request.get("validationRules") or [], ctx.hits, ctx.cookies, ctx.datalayer, crawl_succeeded=report.success,
-        consent=compliance.rule_items(report))
+        ctx.notes = []
+    rules = request.get("validationRules") or []
+    report.validation_results, evaluated = evaluate_rules_until(
+        rules, ctx.hits, ctx.cookies, ctx.datalayer, crawl_succeeded=report.success,
+        consent=compliance.rule_items(report), deadline=ctx.deadline)
+    if evaluated < len(rules):
+        ctx.notes.append(f"deadline reached while evaluating rules: {evaluated} of {len(rules)} rules evaluated, "
+                         "the others are reported as failed")
     if report.error and not report.message:
         report.message = report.error.message
     if ctx.failures and not report.message:  # a report with a part missing must say so
         report.message = "incomplete report: " + "; ".join(
             f"the {name} collector failed ({what.split(':')[0]}), its part is missing"
             for name, what in ctx.failures.items())
+    if ctx.notes:  # what the deadline, the budgets and the caps left out
+        report.message = "; ".join(([report.message] if report.message else []) + ctx.notes)
     report.time_taken = int((time.monotonic() - started) * 1000)
     log.info("crawl %s %s: %d ms (%s)", report.session_id, request["url"], report.time_taken, timings.summary())
     if ctx.failures:  # their parts are missing from the report
         log.warning("crawl %s: collectors failed: %s", report.session_id, ctx.failures)
-    return CrawlOutcome(report=report, hits=ctx.hits, requests=ctx.requests, timings=timings)
+    return CrawlOutcome(report=report, hits=ctx.hits, requests=ctx.requests, timings=timings,
+                        report_max_bytes=settings.report_max_bytes)
 
 
 def run_steps(ctx: CrawlContext, timings: PhaseTimings, sequence: tuple[Step, ...] = SEQUENCE) -> None:

@@ -13,7 +13,7 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 
 from ..browser import blocking
 from ..browser.consent import handle_consent
-from ..browser.consent_signals import collect_signals
+from ..browser.consent_signals import collect_signals, notes as signal_notes
 from ..browser.capture import guarded
 from ..browser.flush import flush_page
 from .collect import Collect
@@ -169,6 +169,7 @@ class ConsentSignals(Step):
 
     def run(self, ctx: CrawlContext) -> None:
         ctx.frames = collect_signals(ctx.session.driver)
+        ctx.notes += signal_notes(ctx.frames)
 
 
 class Flush(Step):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 #: Phases in crawl order (``Server-Timing`` metric names).
 PHASES = ("checkout", "browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush",
-          "collect")
+          "collect", "report")
 
 
 @dataclass

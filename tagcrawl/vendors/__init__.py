@@ -4,6 +4,8 @@ in captured network requests and reports each vendor + account id.
 Public API:
 
 * :func:`match_request` / :func:`match_requests` - requests -> :class:`Hit`
+* :func:`match_within` - a crawl's requests -> :class:`MatchRun`, within a
+  deadline and a decode budget (``bounded.py``)
 * :func:`pixels_from_hits` - hits -> MarketingPixel dicts
   ``{"vendor", "account_id", "page"}``
 * :func:`find_vendor`, :func:`vendor_key_for` - name / URL -> catalog entry
@@ -27,14 +29,17 @@ from urllib.parse import urlsplit
 from . import catalog_adobe, catalog_adtech, catalog_advertising, catalog_analytics, catalog_google
 from . import catalog_other, catalog_tags
 from .budget import DecodeBudget, decode_budget
+from . import bounded
+from .bounded import MatchRun
 from .ids import IdFormat
 from .matcher import compile_catalog, match_with
 from .model import CATEGORIES, Pattern, Vendor
 from .types import Hit, Request
 
 __all__ = [
-    "CATALOG", "CATEGORIES", "DecodeBudget", "Hit", "IdFormat", "Pattern", "Request", "Vendor",
+    "CATALOG", "CATEGORIES", "DecodeBudget", "Hit", "IdFormat", "MatchRun", "Pattern", "Request", "Vendor",
     "browser_patterns", "catalog_listing", "decode_budget", "find_vendor", "match_request", "match_requests",
+    "match_within",
     "normalise_id", "pixels_from_hits", "vendor_key_for",
 ]
 
@@ -99,6 +104,13 @@ def match_requests(reqs: Iterable[Request]) -> list[Hit]:
     for r in reqs:
         out.extend(match_with(_COMPILED, r))
     return out
+
+
+def match_within(reqs: Iterable[Request], deadline: float, budget_bytes: int) -> MatchRun:
+    """:func:`match_requests` bounded by ``deadline`` (monotonic s, checked
+    before each request) and a decode budget of ``budget_bytes``; see
+    :func:`bounded.match_within`."""
+    return bounded.match_within(_COMPILED, reqs, deadline, budget_bytes)
 
 
 def pixels_from_hits(hits: Iterable[Hit]) -> list[dict[str, Any]]:

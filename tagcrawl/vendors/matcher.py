@@ -211,7 +211,7 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
         for account, warnings in _ids(c, ctx, it)[:MAX_HITS - len(hits)]:
             hits.append(Hit(
                 vendor_key=c.vendor.key, vendor_name=c.vendor.name, account_id=account,
-                event=event, params=it.params, url=ctx.url,
+                event=event, params=it.params, url=ctx.url,  # each candidate's own dict: no copy
                 method=(req.method or "GET").upper() if isinstance(req.method, str) else "GET",
                 transport=req.resource_type if isinstance(req.resource_type, str) else "other",
                 frame_url=req.frame_url, timestamp=req.timestamp, warnings=warnings,
@@ -224,12 +224,15 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
 _NO_HIT_METHODS = frozenset({"OPTIONS"})
 
 
-def match_with(compiled: tuple[CompiledPattern, ...], req: Request) -> list[Hit]:
+def match_with(compiled: tuple[CompiledPattern, ...], req: Request, decode_params: bool = True) -> list[Hit]:
     """Match one request against compiled patterns (see module docstring).
 
     Args:
         compiled: the result of :func:`compile_catalog`, tried in order.
         req: a captured :class:`~tagcrawl.vendors.types.Request`.
+        decode_params: False matches on the URL's host and path only (no
+            query, body or embedded decoding: ``RequestContext``), for a
+            request past the crawl's decode budget (``vendors.bounded``).
     Returns:
         the hits of the first pattern that yields any (one
         :class:`~tagcrawl.vendors.types.Hit` per candidate and account id),
@@ -238,7 +241,7 @@ def match_with(compiled: tuple[CompiledPattern, ...], req: Request) -> list[Hit]
     if isinstance(req.method, str) and req.method.upper() in _NO_HIT_METHODS:
         return []
     try:
-        ctx = RequestContext(req)
+        ctx = RequestContext(req, decode_params)
     except Exception:
         return []
     for c in compiled:

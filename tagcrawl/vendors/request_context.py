@@ -19,6 +19,13 @@ from . import decode, encodings
 from .model import Pattern
 from .types import Request
 
+#: Characters of a URL split when its request is matched on its shape only.
+SHAPE_URL_MAX = 8192
+#: Parameter entries one pattern's candidates of one request may hold in all
+#: (each batch item's dict repeats the request's own parameters); the items
+#: past it are not expanded.
+CANDIDATE_ENTRIES_MAX = 50_000
+
 
 def json_get(doc: Any, path: str) -> Any:
     """Value at dotted ``path`` in a JSON document, or None.
@@ -73,12 +80,20 @@ class RequestContext:
     Embedded JSON (a base64/JSON parameter, JSON in a form field) is decoded
     once per request too (``embedded_json``, ``form_json``), however many
     patterns read it.
+
+    With ``decode_params=False`` (a request past the crawl's decode budget,
+    ``vendors.bounded``) nothing is decoded: the URL (its first
+    :data:`SHAPE_URL_MAX` characters) is split for its host and path, and
+    ``query``, ``base``, ``body`` and embedded JSON are empty.
     """
 
-    def __init__(self, req: Request):
+    def __init__(self, req: Request, decode_params: bool = True):
         self.req = req
         url = req.url if isinstance(req.url, str) else ""
         self.url = url
+        self.decode_params = decode_params
+        if not decode_params:
+            url = url[:SHAPE_URL_MAX]
         try:
             parts = urlsplit(url)
             self.host = (parts.hostname or "").lower()
@@ -86,11 +101,11 @@ class RequestContext:
             query = parts.query
         except ValueError:
             self.host, self.path, query = "", "", ""
-        self.query = decode.decode_query(query)
-        self.base = dict(decode.decode_matrix(self.path))
+        self.query = decode.decode_query(query) if decode_params else {}
+        self.base = dict(decode.decode_matrix(self.path)) if decode_params else {}
         self.base.update(self.query)
         self.headers = req.headers if isinstance(req.headers, dict) else {}
-        self._body: decode.Body | None = None
+        self._body: decode.Body | None = None if decode_params else decode.Body()
         self._embedded: dict[str, tuple[Any, dict[str, str]] | None] = {}
         self._form_json: tuple[Any, dict[str, str]] | None | bool = False  # False: not looked at yet
 
@@ -107,6 +122,8 @@ class RequestContext:
     def embedded_json(self, value: str) -> tuple[Any, dict[str, str]] | None:
         """``(document, flattened params)`` of a parameter holding JSON (plain,
         base64 or base64url: ``decode.decode_embedded_json``), or None; once per value."""
+        if not self.decode_params:
+            return None
         if value not in self._embedded:
             doc = decode.decode_embedded_json(value)
             self._embedded[value] = None if doc is None else (doc, decode.flatten(doc))
@@ -157,7 +174,10 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
         list element (``split="json:<path>"``, at most ``decode.MAX_ITEMS``);
         otherwise (or when there is no batch) a single candidate.  The
         request's parameters are built once and shared, never copied per
-        candidate: memory is the decoded request's plus each item's own.
+        candidate: memory is the decoded request's plus each item's own.  The
+        shared parameters plus the items' own hold at most
+        :data:`CANDIDATE_ENTRIES_MAX` entries in all, counted as each item is
+        flattened: the batch items past it are left out.
     """
     body = ctx.body if (ctx.req.post_data or p.embedded) else decode.Body()
     params = dict(ctx.base)
@@ -177,11 +197,31 @@ def candidates(ctx: RequestContext, p: Pattern) -> list[Candidate]:
         for k, v in found[1].items():
             params.setdefault(k, v)
     if p.split == "lines" and body.lines:
-        return [Candidate(ChainMap(line, ctx.base), None, doc) for line in body.lines]
+        out, entries = [], len(ctx.base)
+        for line in body.lines:
+            entries += len(line)
+            if out and entries > CANDIDATE_ENTRIES_MAX:
+                break
+            out.append(Candidate(ChainMap(line, ctx.base), None, doc))
+        return out
     if p.split and p.split.startswith("json:") and doc is not None:
         node = json_get(doc, p.split[5:])
         if not isinstance(node, list) and isinstance(doc, list):
             node = doc  # the document itself is the batch
         if isinstance(node, list) and node:
-            return [Candidate(ChainMap(decode.flatten(it), params), it, doc) for it in node[: decode.MAX_ITEMS]]
+            out, entries = [], len(params)
+            for it in node[: decode.MAX_ITEMS]:
+                flat = decode.flatten(it)
+                entries += len(flat)
+                if out and entries > CANDIDATE_ENTRIES_MAX:
+                    break
+                out.append(Candidate(ChainMap(flat, params), it, doc))
+            return out
     return [Candidate(params, None, doc)]
+
+
+def own_entries(params) -> int:
+    """Parameter entries a candidate's mapping holds itself: a batch item's own
+    (the first map of its ``ChainMap``; the request's shared ones are not
+    counted again), or all of a plain dict's.  O(1)."""
+    return len(params.maps[0]) if isinstance(params, ChainMap) else len(params)

@@ -209,4 +209,4 @@ def test_server_timing_header_carries_the_phases(client, api_key, npm_packages):
                         headers={"x-api-key": api_key})
     assert reply.status_code == 200 and reply.get_json()["success"] is True
     timing = {part.split(";")[0].strip() for part in reply.headers["Server-Timing"].split(",")}
-    assert {"navigate", "quiet", "probe", "consent", "flush", "collect"} <= timing
+    assert {"navigate", "quiet", "probe", "consent", "flush", "collect", "report"} <= timing

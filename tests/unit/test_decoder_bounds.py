@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from tagcrawl.truncation import CONSENT_STRING_MAX, cut
 from tagcrawl.vendors.matcher import MAX_HITS
 
 from tests.support import peak_rss
@@ -77,7 +78,8 @@ def test_every_decoder_stays_within_its_bounds_on_hostile_input():
     peak = peak_rss.in_subprocess(SETUP, WORK, address_space_mb=300)
     result = ast.literal_eval(peak.result)
     assert all(growth < 64 for growth in result["growth_mb"].values()), result["growth_mb"]
-    assert result["gpp"] == (7 * 1024 * 1024, 64, 2000, None)  # counted whole, 64 section ids, string cut
+    # counted whole, 64 section ids, string cut at CONSENT_STRING_MAX with the truncation mark (docs/api.md)
+    assert result["gpp"] == (7 * 1024 * 1024, 64, len(cut("x" * (6 + 3 * 7 * 1024 * 1024), CONSENT_STRING_MAX)), None)
     assert result["base64"] <= 256 * 1024 and result["br"] <= 256 * 1024
     assert result["json nesting"] == "raw"
     assert result["multipart"] == 1  # 1,000 parts read, one field name
