@@ -25,9 +25,12 @@ class Gunicorn:
     Args:
         env: extra environment (DATABASE_URL, TAGCRAWL_*).
         workers, threads: gunicorn settings.
+        config: the gunicorn config (``python:<module>``); tagcrawl's own by default.
     """
 
-    def __init__(self, env: dict, workers: int = 1, threads: int = 2):
+    def __init__(self, env: dict, workers: int = 1, threads: int = 2,
+                 config: str = "python:tagcrawl.gunicorn_conf"):
+        self.config = config
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ, PORT=str(self.port), WEB_CONCURRENCY=str(workers),
@@ -44,7 +47,7 @@ class Gunicorn:
         """Start gunicorn and return once it serves: the master's "Listening
         at" log line says the socket is bound (read from its stderr, no
         polling); the first request then waits in the backlog for a worker."""
-        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.gunicorn_conf",
+        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", self.config,
                                       "--bind", f"127.0.0.1:{self.port}", "wsgi:app"],
                                      env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      text=True)
