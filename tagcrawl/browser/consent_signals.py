@@ -12,6 +12,8 @@ from pathlib import Path
 
 from selenium.common.exceptions import WebDriverException
 
+from .driving import switch_frame
+
 log = logging.getLogger(__name__)
 
 SIGNALS_JS = Path(__file__).with_name("consent_signals.js").read_text()
@@ -63,7 +65,7 @@ def _walk(driver, depth: int, out: list, seen: list) -> None:
         if seen[0] >= MAX_FRAMES:
             return
         try:
-            driver.switch_to.frame(frame)
+            switch_frame(driver, frame)
         except WebDriverException:
             continue
         try:
