@@ -17,6 +17,12 @@ import json
 
 import pytest
 
+from tagcrawl import create_app
+from tagcrawl.browser.pool import get_pool
+from tagcrawl.crawl.service import run_crawl
+from tests.support.config import settings
+from tests.support.web.proxy import RecordingProxy
+
 pytestmark = [pytest.mark.browser]
 
 PIXELS = {"load": "777788889999001", "pagehide": "777788889999002"}
@@ -43,6 +49,32 @@ def test_a_page_hunting_for_crawler_traces_finds_none_and_its_pixel_is_reported(
     pixels = {p["account_id"]: p["consent"] for p in outcome.response["marketingPixels"] if p["vendor"] == "Meta Pixel"}
     # Fired after load, and at the flush, which came after the consent click.
     assert pixels == {PIXELS["load"]: "before_consent", PIXELS["pagehide"]: "after_accept"}
+
+
+def test_chrome_connects_to_the_upstream_proxy_with_the_user_agent_of_its_requests(fixture_web, browser, tmp_path):
+    """Chrome's CONNECT (through the egress proxy, chained to a country proxy)
+    is no DevTools-overridable request: its User-Agent comes from the launch
+    switch (``stealth.launch_user_agent``), which must match the page's."""
+    proxy = RecordingProxy(fixture_web.port, labels=("de",)).start()
+    rules = ", ".join(proxy.chrome_rules("proxy.test") + [f"MAP * 127.0.0.1:{fixture_web.port}", "EXCLUDE localhost"])
+    config = create_app(dict(browser, SQLALCHEMY_DATABASE_URI="sqlite://", PROXY_URL="http://{country}.proxy.test:3128",
+                             POOL_SIZE=1, CHROME_ARGS=[f"--host-resolver-rules={rules}", "--ignore-certificate-errors",
+                                                       "--tagcrawl-test-pool=connect-ua"])).config
+    try:
+        start = len(fixture_web.log)
+        outcome = run_crawl(settings(config), {"url": "https://shop.example/?connect-ua", "session_id": None,
+                                               "options": {"country": "DE"}})
+        assert outcome.response["success"] is True
+        with fixture_web.lock:
+            [page] = [e for e in fixture_web.log[start:] if e["query"] == "connect-ua"]
+        with proxy.lock:
+            connects = [e for e in proxy.log if e["method"] == "CONNECT"]
+    finally:
+        get_pool(settings(config)).shutdown()
+        proxy.stop()
+    agent = page["headers"]["User-Agent"]
+    assert "Headless" not in agent and "Chrome/" in agent
+    assert connects and {e["user_agent"] for e in connects} == {agent}
 
 
 #: Hooks written the way tagcrawl's were before issue 24: what the probe must catch.

@@ -10,8 +10,9 @@ whatever host was asked for:
   origin form with the same headers, minus the ``Proxy-*`` and hop-by-hop ones.
 
 Every request is recorded in ``log`` as ``{"label", "method", "target",
-"host", "path", "proxy_headers"}``, where ``label`` tells which listener
-(country) took it and ``proxy_headers`` holds the ``Proxy-*`` headers sent.
+"host", "path", "proxy_headers", "user_agent"}``, where ``label`` tells which
+listener (country) took it, ``proxy_headers`` holds the ``Proxy-*`` headers
+sent and ``user_agent`` the ``User-Agent`` (None when absent).
 
 Chrome reaches a listener through host-resolver rules such as
 ``MAP de.proxy.test 127.0.0.1:<port of "de">`` (see ``chrome_rules``), so a
@@ -42,7 +43,8 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         proxy: RecordingProxy = self.server.proxy
         entry = {"label": self.server.label, "method": self.command, "target": self.path, "host": host,
                  "path": path, "proxy_headers": {k: v for k, v in self.headers.items()
-                                                 if k.lower().startswith("proxy-")}}
+                                                 if k.lower().startswith("proxy-")},
+                 "user_agent": self.headers.get("User-Agent")}
         with proxy.lock:
             proxy.log.append(entry)
 
