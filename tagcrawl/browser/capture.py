@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..egress.status import egress_error
 from .emulation import worker_setup_commands
 from .frames import FrameTracking
-from .hooks import PageHooks
+from .hooks import PageHooks, timer_update
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +53,6 @@ def guarded(collector, failures: dict[str, str], what: str, call, *args, default
         log.exception("collector %s failed in %s", collector.name, what)
         failures.setdefault(collector.name, f"{what}: {exc.__class__.__name__}: {exc}")
         return default
-
-
-def _ms(value) -> int:
-    """A page-reported delay in ms, clamped to 0..1 day (anything else: 0)."""
-    return min(max(value, 0), 86_400_000) if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 class NetworkCapture(FrameTracking):
@@ -253,12 +248,18 @@ class NetworkCapture(FrameTracking):
         """The page hooks' activity messages (``PageHooks.message``): when pending
         timers are due, DOM mutations, dataLayer items (the dataLayer collector
         records those)."""
+        if self.hooks.is_item(params):
+            with self._cond:  # the collector parses it; here it is only a change
+                self._last_change = time.monotonic()
+                self._cond.notify_all()
+            return
         message = self.hooks.message(params)
         if not isinstance(message, dict):
             return
         with self._cond:
-            if "t" in message:
-                self._note_timers((session, message.get("w")), _ms(message["t"]), _ms(message.get("l")))
+            timers = timer_update(message)
+            if timers is not None:
+                self._note_timers((session, timers[0]), timers[1], timers[2])
             else:
                 self._last_change = time.monotonic()  # DOM mutation, dataLayer push
             self._cond.notify_all()

@@ -74,7 +74,27 @@ class PageHooks:
         except ValueError:
             return None
 
+    def is_item(self, params: dict) -> bool:
+        """A ``Runtime.bindingCalled`` of these hooks carrying a dataLayer item
+        (told by its start, without parsing it)."""
+        return params.get("name") == self.binding and (params.get("payload") or "").startswith('{"dl"')
+
     def api(self) -> str:
         """A JS expression for the hooks' API in the current document (undefined
         where the hooks are not installed)."""
         return f"Function.prototype.toString[{json.dumps(self.key)}]"
+
+
+def _ms(value) -> int:
+    """A page-reported delay in ms, clamped to 0..1 day (anything else: 0)."""
+    return min(max(value, 0), 86_400_000) if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def timer_update(message: dict) -> tuple[str | None, int, int] | None:
+    """``(document id, ms until the last pending timer is due, same for late
+    timers)`` of a timers message (``PageHooks.message``), delays clamped to
+    0..1 day; None for another message."""
+    if "t" not in message:
+        return None
+    document = message.get("w")
+    return (document if isinstance(document, str) else None), _ms(message["t"]), _ms(message.get("l"))

@@ -7,7 +7,7 @@ import time
 
 from tagcrawl.browser.activity import Activity
 from tagcrawl.browser.driver_factory import chrome_options
-from tagcrawl.browser.hooks import MAX_MESSAGE_CHARS, PageHooks
+from tagcrawl.browser.hooks import MAX_MESSAGE_CHARS, PageHooks, timer_update
 from tagcrawl.browser.stealth import launch_user_agent
 from tests.support.config import settings
 
@@ -32,6 +32,11 @@ def test_only_this_crawls_binding_is_read_and_payloads_are_bounded():
     assert call("not json") is None
     assert call(json.dumps({"dl": "x" * MAX_MESSAGE_CHARS})) is None  # over the cap: not parsed
     assert hooks.api() == f'Function.prototype.toString["{hooks.key}"]'
+    assert hooks.is_item({"name": hooks.binding, "payload": '{"dl":{"event":"x"}}'})
+    assert not hooks.is_item({"name": hooks.binding, "payload": '{"dlCut":3}'})
+    assert timer_update({"w": "a", "t": 120, "l": 5000}) == ("a", 120, 5000)
+    assert timer_update({"w": 1, "t": -5, "l": 10**12}) == (None, 0, 86_400_000)  # clamped
+    assert timer_update({"t": "soon"}) == (None, 0, 0) and timer_update({"dom": 1}) is None
 
 
 def test_a_pending_timer_holds_the_quiet_wait_until_it_is_due_then_counts_as_activity():
