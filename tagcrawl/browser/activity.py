@@ -11,8 +11,9 @@ not hold the crawl:
   never-ending requests are not waited for;
 - a request to an endpoint (host + path) already hit ``REPEAT_LIMIT`` times is
   a repeat (polling, heartbeats, batches), not new activity;
-- JS timers up to the horizon are pending work (late tags), but a timer set
-  again from a call site whose timer already fired is recurring (polling,
+- JS timers up to the horizon are pending work (late tags) until they are due,
+  and a timer coming due is activity (it may start a tag); a timer set again
+  from a call site whose timer already fired is recurring (polling,
   heartbeats) and is not reported by the page hooks;
 - DOM mutations wake ``wait_dom_change`` (late consent banners) but do not
   restart the quiet window (animations, carousels).
@@ -48,8 +49,9 @@ class Activity:
         # alone: a cross-site frame's navigation starts in the parent's session
         # and finishes in the out-of-process iframe's session.
         self._inflight: dict[str, tuple[float, str, str | None]] = {}  # POST XHR/fetch: type "Beacon"
-        self._timers: dict[tuple, int] = {}
-        self._late_timers: dict[tuple, int] = {}
+        # (session, document) -> monotonic s when its last pending timer (up to the horizon / late) is due
+        self._timers: dict[tuple, float] = {}
+        self._late_timers: dict[tuple, float] = {}
         self._endpoints: dict[tuple, int] = {}
         self._last_activity = time.monotonic()  # last new request / pending-work change (quiet window)
         self._last_change = self._last_activity  # last event of any kind (wait_dom_change)
@@ -89,11 +91,14 @@ class Activity:
         if entry is not None and self._waited_for(entry, now):
             self._last_activity = now
 
-    def _note_timers(self, key: tuple, timers: int, late: int) -> None:
-        """Pending (non-recurring) timers of one document or worker changed (caller holds the lock)."""
-        self._timers[key] = timers
-        self._late_timers[key] = late
-        self._last_activity = self._last_change = time.monotonic()
+    def _note_timers(self, key: tuple, due_ms: int, late_ms: int) -> None:
+        """Pending (non-recurring) timers of one document changed: the last one up
+        to the horizon is due in ``due_ms``, the last late one in ``late_ms``
+        (0: none).  Caller holds the lock."""
+        now = time.monotonic()
+        self._timers[key] = now + due_ms / 1000.0
+        self._late_timers[key] = now + late_ms / 1000.0
+        self._last_activity = self._last_change = now
 
     def _forget_session(self, session: str | None) -> None:
         """Drop what a detached target had pending (caller holds the lock)."""
@@ -119,12 +124,20 @@ class Activity:
     def _busy(self, now: float) -> bool:
         if any(self._waited_for(entry, now) for entry in self._inflight.values()):
             return True
-        return self._pending_work() or any(n > 0 for n in self._timers.values())
+        return self._pending_work() or any(due > now for due in self._timers.values())
+
+    def _last_event(self, now: float) -> float:
+        """The last activity (monotonic s): a new request, a change of pending
+        work, or a pending timer coming due (it may have started a tag)."""
+        came_due = [due for due in self._timers.values() if due <= now]
+        return max([self._last_activity, *came_due])
 
     def _next_stale(self, now: float) -> float | None:
-        """When the next waited-for request stops being waited for (monotonic s)."""
+        """When the next waited-for request stops being waited for, or the next
+        pending timer is due (monotonic s)."""
         times = [e[0] + (SCRIPT_STALE_MS if e[1] in BLOCKING_TYPES else STALE_MS) / 1000.0
                  for e in self._inflight.values() if self._waited_for(e, now)]
+        times += [due for due in self._timers.values() if due > now]
         return min(times) if times else None
 
     def wait_quiet(self, quiet_ms: int, cap_ms: int, deadline: float | None = None,
@@ -145,7 +158,7 @@ class Activity:
         with self._cond:
             while not self.aborted:
                 now = time.monotonic()
-                last = max(self._last_activity, since or 0.0)
+                last = max(self._last_event(now), since or 0.0)
                 busy = self._busy(now)
                 if not busy and (now - last) * 1000 >= quiet_ms:
                     return True
@@ -187,9 +200,9 @@ class Activity:
         ``include_late``: timers up to the late horizon (late banners) count too."""
         with self._cond:
             now = time.monotonic()
-            if include_late and any(n > 0 for n in self._late_timers.values()):
+            if include_late and any(due > now for due in self._late_timers.values()):
                 return False
-            return not self._busy(now) and (now - self._last_activity) * 1000 >= quiet_ms
+            return not self._busy(now) and (now - self._last_event(now)) * 1000 >= quiet_ms
 
     def abort(self) -> None:
         """Wake every waiter; used by the crawl deadline watchdog."""

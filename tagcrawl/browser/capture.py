@@ -11,20 +11,17 @@ events to their ``events``; a failing collector is logged and recorded in
 """
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..egress.status import egress_error
 from .emulation import worker_setup_commands
 from .frames import FrameTracking
+from .hooks import PageHooks, timer_update
 
 log = logging.getLogger(__name__)
 
-HOOKS_JS = (Path(__file__).with_name("page_hooks.js")).read_text()
-BINDING = "__tcActivity"
 PAGE_TYPES = {"page", "iframe"}
 WORKER_TYPES = {"worker", "shared_worker", "service_worker"}
 
@@ -44,18 +41,6 @@ class Target:
     type: str
     url: str | None = None
     parent: str | None = None
-
-
-def binding_message(params: dict):
-    """The JSON message of a ``Runtime.bindingCalled`` event of the page hooks'
-    binding (``{"timers": n, "late": n, "w": id}``, ``{"dl": value}``, ``{}``
-    for a DOM mutation), or None for another binding or a payload that is no JSON."""
-    if params.get("name") != BINDING:
-        return None
-    try:
-        return json.loads(params.get("payload") or "{}")
-    except (ValueError, RecursionError):  # a page's deep nesting is "no JSON"
-        return None
 
 
 def guarded(collector, failures: dict[str, str], what: str, call, *args, default=None):
@@ -81,6 +66,8 @@ class NetworkCapture(FrameTracking):
             workers get their subset.
         timer_horizon_ms, late_horizon_ms: timers up to these delays count as
             pending activity / as late work (``page_hooks.js``).
+    Attributes (besides those below): ``hooks``, the crawl's ``hooks.PageHooks``
+    (random binding name and key; a spare's are taken over by ``adopt``).
         collectors: ``tagcrawl.collectors.base.Collector`` objects; each gets
             ``hub`` set to this capture.
     Attributes:
@@ -95,8 +82,7 @@ class NetworkCapture(FrameTracking):
         self.cdp = None
         self.context_id = context_id
         self.page_setup = page_setup or []
-        self.hooks_js = HOOKS_JS.replace("__HORIZON__", str(int(timer_horizon_ms))).replace(
-            "__LATE__", str(int(late_horizon_ms)))
+        self.hooks = PageHooks.new(timer_horizon_ms, late_horizon_ms)
         self.main_status: int | None = None
         self.main_error: str | None = None
         self.sessions: dict[str, dict] = {}
@@ -160,8 +146,8 @@ class NetworkCapture(FrameTracking):
         send("Network.enable", {"maxPostDataSize": 65536})
         if kind in PAGE_TYPES:
             send("Page.enable")
-            send("Runtime.addBinding", {"name": BINDING})
-            send("Page.addScriptToEvaluateOnNewDocument", {"source": self.hooks_js, "runImmediately": True})
+            send("Runtime.addBinding", {"name": self.hooks.binding})
+            send("Page.addScriptToEvaluateOnNewDocument", {"source": self.hooks.script, "runImmediately": True})
             send("Runtime.enable")
         for method, method_params in self._collector_setup(Target(session, kind, info.get("url"), parent)):
             send(method, method_params)
@@ -184,14 +170,15 @@ class NetworkCapture(FrameTracking):
 
     def adopt(self, spare: "NetworkCapture", cdp) -> None:
         """Take over a spare context's capture (``spare.py``): its DevTools
-        connection, targets and frame contexts; then send this crawl's page
-        setup (user agent, Client Hints, locale, timezone) and its collectors'
+        connection, targets, frame contexts and page hooks (their binding name
+        and key); then send this crawl's page setup (user agent, Client Hints, locale, timezone) and its collectors'
         target commands to the targets already attached.  The spare has
         loaded nothing."""
         self.cdp = cdp
         cdp.on_event = self.on_event
         with spare._cond, self._cond:
             self.context_id = spare.context_id
+            self.hooks = spare.hooks
             self.sessions.update(spare.sessions)
             self.page_session, self.page_target = spare.page_session, spare.page_target
             self.frame_contexts |= spare.frame_contexts
@@ -258,14 +245,21 @@ class NetworkCapture(FrameTracking):
             self._cond.notify_all()
 
     def _binding(self, params: dict, session: str | None) -> None:
-        """The page hooks' activity messages: pending timers, DOM mutations,
-        dataLayer pushes (the dataLayer collector records those)."""
-        message = binding_message(params)
-        if message is None:
+        """The page hooks' activity messages (``PageHooks.message``): when pending
+        timers are due, DOM mutations, dataLayer items (the dataLayer collector
+        records those)."""
+        if self.hooks.is_item(params):
+            with self._cond:  # the collector parses it; here it is only a change
+                self._last_change = time.monotonic()
+                self._cond.notify_all()
+            return
+        message = self.hooks.message(params)
+        if not isinstance(message, dict):
             return
         with self._cond:
-            if "timers" in message:
-                self._note_timers((session, message.get("w")), int(message["timers"]), int(message.get("late") or 0))
+            timers = timer_update(message)
+            if timers is not None:
+                self._note_timers((session, timers[0]), timers[1], timers[2])
             else:
                 self._last_change = time.monotonic()  # DOM mutation, dataLayer push
             self._cond.notify_all()

@@ -25,6 +25,7 @@ from selenium.common.exceptions import WebDriverException
 
 from . import consent_rules as rules
 from .consent_choice import choose, enter
+from .driving import switch_frame
 from ..settings import Settings
 from ..truncation import TEXT_MAX, cut
 
@@ -124,7 +125,7 @@ def scan_frames(driver, extra: dict | None = None, depth: int = 0, path: tuple =
     relax = bool((extra or {}).get("relaxWords")) or tcf.get("displayStatus") == "visible"
     for frame, layered in zip(scan.get("frames") or [], scan.get("frameLayered") or []):
         try:
-            driver.switch_to.frame(frame)
+            switch_frame(driver, frame)
         except WebDriverException:
             continue
         try:
@@ -192,6 +193,7 @@ def handle_consent(session, settings: Settings, click: bool = True, deadline: fl
     driver = session.driver
     result = ConsentResult(action=action)
     extra = {"action": "reject"} if action == "reject" else {}
+    extra["key"] = session.capture.hooks.key  # the page hooks' API (consent_scan.js)
     found = _wait_for_banner(session, settings, deadline, result, extra)
     driver.switch_to.default_content()
     if not found:

@@ -25,6 +25,7 @@ from pathlib import Path
 from selenium.common.exceptions import WebDriverException
 
 from . import consent_rules as rules
+from .driving import switch_frame, trusted_click
 from ..settings import Settings
 from ..truncation import TEXT_MAX, cut
 
@@ -35,12 +36,14 @@ SCAN_JS = Path(__file__).with_name("consent_scan.js").read_text()
 MAX_CLICKS = 6
 CMPS_BY_NAME = {c["name"]: c for c in rules.CMPS}
 GENERIC_CONSENT_NAME = re.compile(rules.CONSENT_STORAGE_PATTERN, re.IGNORECASE)
+#: The top document's localStorage and TCF status; __API__: ``PageHooks.api()``.
 STATE_JS = """(() => {
   const storage = {};
   try { for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);
         storage[k] = String(localStorage.getItem(k)).slice(0, 300); } } catch (e) {}
-  const tcf = window.__tcConsent;
-  return {storage, tcf: tcf ? tcf.status : null};
+  let tcf = null;
+  try { tcf = __API__.consent.status; } catch (e) {}
+  return {storage, tcf};
 })()"""
 
 
@@ -49,22 +52,24 @@ def enter(driver, path: tuple) -> bool:
     driver.switch_to.default_content()
     try:
         for frame in path:
-            driver.switch_to.frame(frame)
+            switch_frame(driver, frame)
         return True
     except WebDriverException:
         return False
 
 
-def _click(driver, element) -> bool:
+def _click(session, path: tuple, element) -> bool:
+    """A trusted click (``click.trusted_click``: DevTools mouse events, nothing
+    left on the page); when the element is covered or has no box, its
+    ``click()`` method.  The driver is in the element's frame (``path``)."""
+    driver = session.driver
+    if trusted_click(driver, session.cdp, session.capture.page_session, path, element, enter):
+        return True
     try:
-        element.click()
+        driver.execute_script("arguments[0].click();", element)
         return True
     except WebDriverException:
-        try:
-            driver.execute_script("arguments[0].click();", element)
-            return True
-        except WebDriverException:
-            return False
+        return False
 
 
 #: Waits (async script) until the CSS animations and transitions running in an
@@ -79,18 +84,18 @@ try {
 SETTLE_MS = 2000
 
 
-def _shown(driver, path: tuple, element) -> bool:
+def _shown(driver, path: tuple, element, key: str) -> bool:
     """Is ``element`` (in the frame at ``path``) still shown, once its running
     animations (a fade-out) ended?  Gone from the DOM, or its frame gone,
-    counts as not shown."""
+    counts as not shown.  ``key``: the page hooks' key (closed shadow roots)."""
     if element is None or not enter(driver, path):
         return False
     try:
-        if not driver.execute_script(SCAN_JS, {"mode": "check"}, element)[0]:
+        if not driver.execute_script(SCAN_JS, {"mode": "check", "key": key}, element)[0]:
             return False
         if not driver.execute_async_script(SETTLE_JS, element, SETTLE_MS):
             return True
-        return bool(driver.execute_script(SCAN_JS, {"mode": "check"}, element)[0])
+        return bool(driver.execute_script(SCAN_JS, {"mode": "check", "key": key}, element)[0])
     except WebDriverException:
         return False
 
@@ -119,9 +124,10 @@ def _rescan(capture, rescan, extra: dict, deadline: float):
     return found
 
 
-def _mark(driver, element) -> None:
+def _mark(driver, element, key: str) -> None:
+    """Remember ``element`` as tried (in the page hooks, ``key``), never offered again."""
     try:
-        driver.execute_script(SCAN_JS, {"mode": "mark"}, element)
+        driver.execute_script(SCAN_JS, {"mode": "mark", "key": key}, element)
     except WebDriverException:
         pass
 
@@ -134,7 +140,7 @@ def state(session) -> dict:
     except Exception:
         cookies = {}
     try:
-        page = session.evaluate(STATE_JS) or {}
+        page = session.evaluate(STATE_JS.replace("__API__", session.capture.hooks.api())) or {}
     except Exception:
         page = {}
     return {"cookies": cookies, "storage": page.get("storage") or {}, "tcf": page.get("tcf")}
@@ -163,10 +169,10 @@ def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: boo
 def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, finding) -> list[str]:
     """Evidence after a click: is the banner (and the layer clicked in) hidden,
     what did the page store since ``initial``."""
-    driver = session.driver
-    hidden = not _shown(driver, banner[1], banner[0])
+    driver, key = session.driver, session.capture.hooks.key
+    hidden = not _shown(driver, banner[1], banner[0], key)
     if finding.box is not None and finding.box is not banner[0]:
-        hidden = hidden and not _shown(driver, finding.box_path, finding.box)
+        hidden = hidden and not _shown(driver, finding.box_path, finding.box, key)
     driver.switch_to.default_content()
     return evidence(initial, state(session), cmp_name, hidden)
 
@@ -224,10 +230,10 @@ def choose(session, settings: Settings, finding, deadline: float, result, rescan
             return
         if not enter(driver, finding.path):
             return
-        _mark(driver, element)
+        _mark(driver, element, capture.hooks.key)
         before = state(session)
         clicked_at = _browser_now(driver)
-        if not _click(driver, element):
+        if not _click(session, finding.path, element):
             finding = _rescan(capture, rescan, {"secondLayer": second}, deadline)
             continue
         result.clicked = True

@@ -1,7 +1,7 @@
 // Consent scanner, run by WebDriver in one document (one frame).
 //
 // arguments[0]: {cmps, accept, never, consentWords, ageWords, frameLayered, relaxWords, mode,
-//                action, reject, settingsWords, save, secondLayer}.
+//                action, reject, settingsWords, save, secondLayer, key}.
 // mode "check": arguments[1..] are elements; returns [shown?] for each (verification).
 // mode "mark": arguments[1] is an element; marks it as tried (never offered again).
 // Otherwise returns {found, cmp, how, box, button, text, buttons, texts, settings,
@@ -15,9 +15,13 @@
 //   scan next, the banner's own first; frameLayered[i]: that iframe sits in a
 //   fixed/sticky/dialog layer; tcf: the __tcfapi ping answer, when any.
 // Searches the document, its open shadow roots and the closed ones recorded
-// by the page hooks (window.__tcShadowRoot).
+// by the page hooks.  The hooks' API is Function.prototype.toString[key]
+// (browser/hooks.py): closed roots, the elements already tried and the TCF
+// state live there, never on the page's objects; without the hooks (a frame
+// they did not reach) closed roots are not seen and nothing is remembered.
 const R = arguments[0];
-const closedRoot = typeof window.__tcShadowRoot === "function" ? window.__tcShadowRoot : () => null;
+const api = (() => { try { return Function.prototype.toString[R.key] || null; } catch (e) { return null; } })();
+const closedRoot = api ? api.root : () => null;
 const shadowOf = (el) => el.shadowRoot || closedRoot(el);
 const parentOf = (n) => n.parentElement || (n.getRootNode && n.getRootNode() !== n && n.getRootNode().host) || null;
 const visible = (el) => {
@@ -50,7 +54,7 @@ const deep = (el, sel) => {
 };
 const shown = (el) => onScreen(el) || deep(el, "*").slice(0, 400).some(onScreen);
 if (R.mode === "check") return Array.prototype.slice.call(arguments, 1).map((el) => !!el && shown(el));
-if (R.mode === "mark") { try { arguments[1].__tcTried = true; } catch (e) {} return true; }
+if (R.mode === "mark") return api ? api.markTried(arguments[1]) : true;
 const REJECT = R.action === "reject";
 
 const norm = (t) => (t || "").replace(/\s+/g, " ").trim();
@@ -75,7 +79,7 @@ const wordsIn = (list) => { const ks = (list || []).map(key).filter(Boolean);
   return (text) => { const k = key(text), spaced = " " + k;
     return k.length <= 80 && ks.some((w) => (cjk.test(w) ? k.includes(w) : spaced.includes(" " + w))); }; };
 const rejectText = wordsIn(R.reject), settingsText = wordsIn(R.settingsWords), saveText = wordsIn(R.save);
-const tried = (el) => !!el.__tcTried;
+const tried = (el) => !!api && api.tried(el);
 // Refuse: a reject label ("Reject all", "Only necessary", "Continue without
 // accepting"); in a second layer also "Save"/"Confirm choices".
 const isReject = (el) => !isAccept(el) && rejectText(label(el));
@@ -128,8 +132,7 @@ const byGlobals = () => {
 
 // (b) IAB TCF: ping (answer kept for the next scan when it comes late) and a
 // listener that records eventStatus (useractioncomplete verifies a click).
-if (!window.__tcConsent) Object.defineProperty(window, "__tcConsent", { value: { ping: null, status: null } });
-const state = window.__tcConsent;
+const state = api ? api.consent : { ping: null, status: null, listening: false };
 if (typeof window.__tcfapi === "function") {
   try { window.__tcfapi("ping", 2, (p) => { if (p) state.ping = p; }); } catch (e) {}
   if (!state.listening) {

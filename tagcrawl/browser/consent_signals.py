@@ -19,6 +19,7 @@ from pathlib import Path
 from selenium.common.exceptions import WebDriverException
 
 from ..truncation import CONSENT_STRING_MAX, SECTIONS_MAX, cap_json
+from .driving import switch_frame
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def _walk(driver, depth: int, out: list, seen: list) -> None:
         if seen[0] >= MAX_FRAMES:
             return
         try:
-            driver.switch_to.frame(frame)
+            switch_frame(driver, frame)
         except WebDriverException:
             continue
         try:

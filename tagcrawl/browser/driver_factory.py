@@ -19,6 +19,7 @@ from selenium.webdriver.chrome.service import Service
 
 from ..egress.chrome import CONTAINMENT_PREFS, chrome_args
 from ..settings import Settings
+from .stealth import launch_user_agent
 
 log = logging.getLogger(__name__)
 
@@ -99,11 +100,16 @@ def find_chromedriver(settings: Settings) -> str:
             "chromedriver not found: install chromium-driver or set TAGCRAWL_CHROMEDRIVER") from exc
 
 
-def chrome_options(settings: Settings) -> webdriver.ChromeOptions:
+def chrome_options(settings: Settings, user_agent: str | None = None) -> webdriver.ChromeOptions:
     """Options for a crawl browser: base switches plus ``TAGCRAWL_CHROME_ARGS``,
-    pointed at the egress proxy, with the containment switches (``egress.chrome``)."""
+    pointed at the egress proxy, with the containment switches (``egress.chrome``).
+    ``user_agent`` (``stealth.launch_user_agent``) becomes ``--user-agent``
+    unless ``TAGCRAWL_CHROME_ARGS`` has its own."""
     options = webdriver.ChromeOptions()
-    for arg in chrome_args(settings, (*BASE_CHROME_ARGS, *settings.chrome_args)):
+    extra = ()
+    if user_agent and not any(a.startswith("--user-agent=") for a in settings.chrome_args):
+        extra = (f"--user-agent={user_agent}",)
+    for arg in chrome_args(settings, (*BASE_CHROME_ARGS, *extra, *settings.chrome_args)):
         options.add_argument(arg)
     options.add_experimental_option("prefs", CONTAINMENT_PREFS)
     options.page_load_strategy = "normal"
@@ -142,7 +148,10 @@ def build_browser(settings: Settings, on_spawn=None) -> BrowserHandle:
     With ``WEBDRIVER_URL`` set, a session on that Selenium Grid (its DevTools
     URL is the ``se:cdp`` capability); otherwise a local headless Chrome whose
     ChromeDriver starts its own process group, so that ``kill_browser`` can
-    remove every Chrome process even after a crash.
+    remove every Chrome process even after a crash.  A local Chrome gets the
+    user agent of its version without "Headless" as a switch (its proxy
+    ``CONNECT`` requests carry it); a Grid node's version is not known before
+    the session, so its Chrome keeps its own (docs/stealth.md).
 
     Args:
         settings: the browser settings (``chrome_*``, ``webdriver_url``, egress).
@@ -152,7 +161,8 @@ def build_browser(settings: Settings, on_spawn=None) -> BrowserHandle:
         BrowserUnavailable: no Chrome/ChromeDriver, or the session failed
             (a ChromeDriver already started is killed with its group).
     """
-    options = chrome_options(settings)
+    binary = None if settings.webdriver_url else find_chrome(settings)
+    options = chrome_options(settings, launch_user_agent(binary) if binary else None)
     try:
         if settings.webdriver_url:
             driver = webdriver.Remote(command_executor=settings.webdriver_url, options=options)
@@ -161,7 +171,6 @@ def build_browser(settings: Settings, on_spawn=None) -> BrowserHandle:
                 driver.quit()
                 raise BrowserUnavailable("the Selenium Grid did not offer a CDP endpoint (se:cdp)")
             return BrowserHandle(driver=driver, cdp_url=cdp_url)
-        binary = find_chrome(settings)
         if binary is None:
             raise BrowserUnavailable("Chrome not found: install chromium or set TAGCRAWL_CHROME_BINARY")
         options.binary_location = binary

@@ -18,15 +18,23 @@ from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
-#: Runs in each frame's main world; returns the frame's URL.
+#: Runs in each frame's main world.  The page hooks' API (__API__:
+#: ``PageHooks.api()``) turns their native-masked ``visibilityState``/``hidden``
+#: getters to "hidden" and dispatches the events from scheduler tasks (no
+#: script of ours on the stack of the page's listeners); the promise it
+#: returns settles after both.  A frame without the hooks gets own accessors on
+#: ``document`` and events dispatched from this script.
 LEAVE_JS = """(() => {
+  let api = null;
+  try { api = __API__; } catch (e) {}
+  if (api) return api.leave();
   try {
     Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
     Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
   } catch (e) {}
   document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
   window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
-  return location.href;
+  return null;
 })()"""
 
 
@@ -68,8 +76,9 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
     if capture.cdp is None or not contexts:
         return result
     before = capture.request_count()
-    futures = [capture.cdp.send("Runtime.evaluate", {"expression": LEAVE_JS, "contextId": context_id,
-                                                     "returnByValue": True}, session)
+    leave = LEAVE_JS.replace("__API__", capture.hooks.api())
+    futures = [capture.cdp.send("Runtime.evaluate", {"expression": leave, "contextId": context_id,
+                                                     "returnByValue": True, "awaitPromise": True}, session)
                for session, context_id in contexts]
     remaining = max(0.1, min(cap_ms / 1000.0, (deadline or float("inf")) - time.monotonic()))
     done, _ = wait(futures, timeout=remaining)

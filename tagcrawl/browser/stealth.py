@@ -10,7 +10,10 @@ stays detectable is in docs/stealth.md.
 """
 from __future__ import annotations
 
+import functools
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 
 #: Chromium's GREASE brand rules (components/embedder_support/user_agent_utils.cc,
@@ -19,6 +22,12 @@ from dataclasses import dataclass
 _GREASE_CHARS = (" ", "(", ":", "-", ".", "/", ")", ";", "=", "?", "_")
 _GREASE_VERSIONS = ("8", "99", "24")
 _ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+
+#: The platform part of Chrome's reduced user agent (UA reduction freezes it), by ``sys.platform``.
+_UA_PLATFORMS = {"linux": "X11; Linux x86_64", "darwin": "Macintosh; Intel Mac OS X 10_15_7",
+                 "win32": "Windows NT 10.0; Win64; x64"}
+#: Longest wait for ``chrome --version``, seconds.
+VERSION_TIMEOUT_S = 10
 
 #: UA platform token -> (Client Hints platform, architecture, bitness).
 _PLATFORMS = (
@@ -97,3 +106,30 @@ def browser_identity(driver) -> BrowserIdentity | None:
         found = re.search(r"Chrome/(\d+[.\d]*)", agent or "")
         version = found.group(1) if found else "0.0.0.0"
     return BrowserIdentity(user_agent=(agent or "").replace("HeadlessChrome", "Chrome"), full_version=version)
+
+
+@functools.lru_cache(maxsize=8)
+def launch_user_agent(binary: str) -> str | None:
+    """The user agent a person's Chrome of ``binary``'s version sends, for the
+    ``--user-agent`` switch: Chrome's own requests that no DevTools override
+    reaches (the ``CONNECT`` to a proxy) then carry the same user agent as the
+    page's, not "HeadlessChrome".  The reduced form:
+    ``Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/<major>.0.0.0 Safari/537.36``.
+
+    Args:
+        binary: the Chrome/Chromium executable; ``<binary> --version`` is run
+            once per binary (at most ``VERSION_TIMEOUT_S``) and cached.
+    Returns:
+        The user agent, or None when the version cannot be read.
+    """
+    try:
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_S,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"(\d+)\.\d+\.\d+\.\d+", out or "")
+    if not found:
+        return None
+    platform = _UA_PLATFORMS.get(sys.platform, _UA_PLATFORMS["linux"])
+    return (f"Mozilla/5.0 ({platform}) AppleWebKit/537.36 (KHTML, like Gecko) "
+            f"Chrome/{found.group(1)}.0.0.0 Safari/537.36")

@@ -1,29 +1,35 @@
-"""Collector ``datalayer``: every ``dataLayer.push`` of the page and its
-frames, as the page hooks report it (``browser/page_hooks.js`` calls the
-``__tcActivity`` binding with ``{"dl": <pushed value>}``).
+"""Collector ``datalayer``: the items of ``window.dataLayer`` in the page and
+its frames, as the page hooks report them (``browser/page_hooks.js`` reads the
+array, never wraps it, and sends ``{"dl": <item>}`` over the crawl's binding
+for each item it had not sent yet).
 
 Bounds (docs/security.md "Work after the deadline, and the report's size"):
-at most :data:`MAX_PUSHES` pushes are kept; a message longer than
-:data:`MAX_MESSAGE` characters is not parsed (counted as dropped); a kept
-value is ``truncation.cap_json``-ed: strings cut at
-``truncation.DATALAYER_STRING_MAX`` characters with the truncation mark, at
-most ``JSON_NODES_MAX`` nodes, ``JSON_DEPTH_MAX`` levels.  Validation rules
-(``DataLayer``) read the capped values.  ``notes()`` says what was cut.
+the hooks send at most 1,000 items per document, each up to 1 MiB serialised
+(``page_hooks.js``; a binding message past ``hooks.MAX_MESSAGE_CHARS`` is not
+parsed); at most :data:`MAX_PUSHES` items are kept per crawl; a kept value is
+``truncation.cap_json``-ed: strings cut at ``truncation.DATALAYER_STRING_MAX``
+characters with the truncation mark, at most ``JSON_NODES_MAX`` nodes,
+``JSON_DEPTH_MAX`` levels.  Validation rules (``DataLayer``) read the capped
+values.  ``notes()`` says what was cut or left out.
 """
 from __future__ import annotations
 
-from ..browser.capture import BINDING, binding_message
 from ..truncation import cap_json
 from .base import Collector
 
-#: Pushes kept per crawl.
+#: Items kept per crawl.
 MAX_PUSHES = 1000
-#: Characters of one binding message parsed (a 1 MB value fits; a larger message is dropped unread).
-MAX_MESSAGE = 4 * 1024 * 1024
 
 
 class DataLayerCollector(Collector):
-    """``get_data`` -> ``list`` of the pushed values (JSON-decoded, capped), in push order."""
+    """``get_data`` -> ``list`` of the items (JSON-decoded, capped), in the order
+    the hooks saw them.
+
+    Attributes:
+        cut: kept items whose value was capped.
+        dropped: items not kept: past :data:`MAX_PUSHES`, or not sent by the hooks
+            (past 1,000 per document, or longer than 1 MiB serialised).
+    """
 
     name = "datalayer"
 
@@ -35,14 +41,14 @@ class DataLayerCollector(Collector):
         self.events = {"Runtime.bindingCalled": self._binding}
 
     def _binding(self, params: dict, _session: str | None) -> None:
-        payload = params.get("payload")
-        if isinstance(payload, str) and len(payload) > MAX_MESSAGE:  # not parsed again
-            if params.get("name") == BINDING and '"dl"' in payload[:64]:
-                with self.hub.cond:
-                    self.dropped += 1
+        message = self.hub.hooks.message(params)
+        if not isinstance(message, dict):
             return
-        message = binding_message(params)
-        if not isinstance(message, dict) or "dl" not in message:
+        if isinstance(message.get("dlCut"), int):
+            with self.hub.cond:
+                self.dropped += max(0, message["dlCut"])
+            return
+        if "dl" not in message:
             return
         with self.hub.cond:
             if len(self.pushes) >= MAX_PUSHES:
@@ -59,8 +65,8 @@ class DataLayerCollector(Collector):
         if self.cut:
             out.append(f"dataLayer: {self.cut} pushed values cut (docs/api.md)")
         if self.dropped:
-            out.append(f"dataLayer: {self.dropped} pushes not kept (more than {MAX_PUSHES}, "
-                       f"or over {MAX_MESSAGE} characters)")
+            out.append(f"dataLayer: {self.dropped} items not kept (more than {MAX_PUSHES} per crawl, "
+                       "more than 1,000 per document, or over 1 MiB)")
         return out
 
     def get_data(self, ctx) -> list:

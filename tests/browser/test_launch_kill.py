@@ -23,6 +23,8 @@ from tests.support.gunicorn_server import Gunicorn
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
 WRAPPER = """#!/bin/sh
+# A version query is not the launch (tagcrawl reads Chrome's version first: stealth.launch_user_agent).
+if [ "$1" = "--version" ]; then exec "{real}" "$@"; fi
 # First start only: announce this pid (the one the real program keeps after exec).
 if mkdir "{mark}" 2>/dev/null; then echo $$ > "{fifo}"; fi
 exec "{real}" "$@"

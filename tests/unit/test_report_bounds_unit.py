@@ -13,7 +13,7 @@ from concurrent.futures import Future
 import pytest
 
 from tagcrawl import truncation
-from tagcrawl.browser.capture import BINDING, NetworkCapture
+from tagcrawl.browser.capture import NetworkCapture
 from tagcrawl.browser.consent_signals import bounded, notes
 from tagcrawl.collectors.datalayer import DataLayerCollector
 from tagcrawl.collectors.network import NetworkCollector
@@ -280,15 +280,16 @@ def test_a_body_fetched_later_is_cut_and_counted_against_the_capture_cap():
 def test_the_datalayer_collector_caps_values_and_pushes():
     collector = DataLayerCollector()
     hub = _hub(collector)
-    push = lambda value: hub.on_event("Runtime.bindingCalled", {"name": BINDING, "payload": json.dumps({"dl": value})},
-                                      "S1")
+    push = lambda value: hub.on_event("Runtime.bindingCalled",
+                                      {"name": hub.hooks.binding, "payload": json.dumps({"dl": value})}, "S1")
     push({"event": "big", "blob": "x" * (1 << 20)})
     for n in range(1200):
         push({"event": n})
     kept = collector.get_data(None)
     assert len(kept) == 1000 and kept[0]["event"] == "big" and MARKED.search(kept[0]["blob"])
     assert collector.notes() == ["dataLayer: 1 pushed values cut (docs/api.md)",
-                                 "dataLayer: 201 pushes not kept (more than 1000, or over 4194304 characters)"]
+                                 "dataLayer: 201 items not kept (more than 1000 per crawl, more than 1,000 per document, "
+                                 "or over 1 MiB)"]
 
 
 def test_consent_signals_are_bounded_whatever_the_script_returned():

@@ -10,11 +10,12 @@ whatever host was asked for:
   origin form with the same headers, minus the ``Proxy-*`` and hop-by-hop ones.
 
 Every request is recorded in ``log`` as ``{"label", "method", "target",
-"host", "path", "headers", "proxy_headers"}``, where ``label`` tells which
-listener (country) took it and ``proxy_headers`` holds the ``Proxy-*`` headers
-sent.  A CONNECT entry also records what the tunnel opens with: ``sni``, the
-server name of a TLS ClientHello, or ``tunnelled``, ``{"method", "path",
-"host"}`` of a plain HTTP request (None when neither came within 5 s).
+"host", "path", "headers", "proxy_headers", "user_agent"}``, where ``label`` tells which
+listener (country) took it, ``proxy_headers`` holds the ``Proxy-*`` headers
+sent and ``user_agent`` the ``User-Agent`` (None when absent).  A CONNECT entry
+also records what the tunnel opens with: ``sni``, the server name of a TLS
+ClientHello, or ``tunnelled``, ``{"method", "path", "host"}`` of a plain HTTP
+request (None when neither came within 5 s).
 
 Chrome reaches a listener through host-resolver rules such as
 ``MAP de.proxy.test 127.0.0.1:<port of "de">`` (see ``chrome_rules``), so a
@@ -46,7 +47,8 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         proxy: RecordingProxy = self.server.proxy
         entry = {"label": self.server.label, "method": self.command, "target": self.path, "host": host,
                  "path": path, "headers": dict(self.headers),
-                 "proxy_headers": {k: v for k, v in self.headers.items() if k.lower().startswith("proxy-")}}
+                 "proxy_headers": {k: v for k, v in self.headers.items() if k.lower().startswith("proxy-")},
+                 "user_agent": self.headers.get("User-Agent")}
         with proxy.lock:
             proxy.log.append(entry)
         return entry
