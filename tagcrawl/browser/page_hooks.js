@@ -45,9 +45,18 @@ const send = (text) => { if (typeof binding === "function") try { apply(binding,
 const win = apply(Number.prototype.toString, random(), [36]).slice(2);
 
 // -- window.dataLayer: its items, read (never wrapped) at every hook call, DOM
-// change and lifecycle event; at most MAX_DL items per document are sent, an
-// item longer than MAX_DL_CHARS once serialised is counted in "dlCut".
-const MAX_DL = 1000, MAX_DL_CHARS = 1 << 20;
+// change and lifecycle event; at most MAX_DL items per document are sent, a
+// string in an item longer than DL_STRING_MAX is cut with the report's mark
+// ("…[truncated K chars]", tagcrawl/core/truncation.py) and the message says so
+// ("c": 1); an item still longer than MAX_DL_CHARS once serialised is counted
+// in "dlCut".
+const MAX_DL = 1000, MAX_DL_CHARS = 1 << 20, DL_STRING_MAX = 4096;
+let dlCutStrings = false;
+const dlReplacer = (key, value) => {
+  if (typeof value !== "string" || value.length <= DL_STRING_MAX) return value;
+  dlCutStrings = true;
+  return apply(strSlice, value, [0, DL_STRING_MAX]) + "\u2026[truncated " + (value.length - DL_STRING_MAX) + " chars]";
+};
 const dlSeen = new NativeWeakMap();  // a dataLayer array -> how many of its items were sent
 let dlSent = 0;
 const checkDataLayer = () => {
@@ -63,11 +72,12 @@ const checkDataLayer = () => {
   weakSet(dlSeen, list, length);
   for (let i = from; i < end; i++) {
     let text = null;
-    try { text = stringify(list[i]); } catch (e) {}
+    dlCutStrings = false;
+    try { text = stringify(list[i], dlReplacer); } catch (e) {}
     if (typeof text !== "string") text = "null";
     if (text.length > MAX_DL_CHARS) { cut++; continue; }
     dlSent++;
-    send('{"dl":' + text + "}");
+    send('{"dl":' + text + (dlCutStrings ? ',"c":1}' : "}"));
   }
   if (cut) send('{"dlCut":' + cut + "}");
 };

@@ -5,6 +5,7 @@ for each item it had not sent yet).
 
 Bounds (docs/security.md "Work after the deadline, and the report's size"):
 the hooks send at most 1,000 items per document, each up to 1 MiB serialised
+once its strings are cut at 4,096 characters with the truncation mark
 (``page_hooks.js``; a binding message past ``hooks.MAX_MESSAGE_CHARS`` is not
 parsed); at most :data:`MAX_PUSHES` items are kept per crawl; a kept value is
 ``truncation.cap_json``-ed: strings cut at ``truncation.DATALAYER_STRING_MAX``
@@ -57,7 +58,7 @@ class DataLayerCollector(Collector):
         value, changed = cap_json(message["dl"])
         with self.hub.cond:
             self.pushes.append(value)
-            self.cut += changed
+            self.cut += changed or message.get("c") == 1  # "c": the hooks cut a string of it already
 
     def notes(self) -> list[str]:
         """What the bounds left out, as sentences for the report's ``message``."""
