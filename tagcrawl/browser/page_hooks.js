@@ -47,7 +47,7 @@ const win = apply(Number.prototype.toString, random(), [36]).slice(2);
 // -- window.dataLayer: its items, read (never wrapped) at every hook call, DOM
 // change and lifecycle event; at most MAX_DL items per document are sent, a
 // string in an item longer than DL_STRING_MAX is cut with the report's mark
-// ("…[truncated K chars]", tagcrawl/core/truncation.py) and the message says so
+// ("…[truncated K chars]", as the report marks cut values) and the message says so
 // ("c": 1); an item still longer than MAX_DL_CHARS once serialised is counted
 // in "dlCut".
 const MAX_DL = 1000, MAX_DL_CHARS = 1 << 20, DL_STRING_MAX = 4096;
