@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 from tagcrawl import create_app
-from tagcrawl.browser.pool import get_pool
+from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 from tests.support.web.server import FixtureWeb
 from tests.support.config import settings

@@ -1,4 +1,4 @@
-"""Cost of tagcrawl's lz-string decoder (``tagcrawl.vendors.encodings.lz_decompress``).
+"""Cost of tagcrawl's lz-string decoder (``tagcrawl.engine.vendors.encodings.lz_decompress``).
 
 ``python -m bench.lz_string [repeats]`` times the decoder on 256 KB inputs:
 
@@ -28,7 +28,7 @@ import time
 import uuid
 from pathlib import Path
 
-from tagcrawl.vendors import encodings
+from tagcrawl.engine.vendors import encodings
 from tests.support.web import npm_cdn
 
 VECTORS = Path(__file__).parents[1] / "tests" / "support" / "web" / "encodings" / "lz_vectors.js"

@@ -144,7 +144,7 @@ def main() -> None:
         if args.only in (None, "pages"):
             results["pages"] = real_pages(web, config, args.rounds)
     finally:
-        from tagcrawl.browser.pool import shutdown_pools
+        from tagcrawl.engine.chrome.pool import shutdown_pools
 
         shutdown_pools()
         web.stop()

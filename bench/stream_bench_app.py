@@ -22,8 +22,8 @@ import uuid
 from flask import request
 
 from tagcrawl import create_app
-from tagcrawl.stream.blueprint import accept_event, no_content
-from tagcrawl.settings import settings_of
+from tagcrawl.web.views.stream import accept_event, no_content
+from tagcrawl.core.settings import settings_of
 from tagcrawl.stream.writer import get_writer
 
 app = create_app()

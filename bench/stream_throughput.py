@@ -1,7 +1,7 @@
 """Stream ingestion throughput: ``POST /stream/api/v1`` against a trivial endpoint.
 
 One run: start a throw-away PostgreSQL (``tests/support/pgserver.py``), migrate it,
-issue a token, start gunicorn with ``tagcrawl/gunicorn_conf.py`` (gthread,
+issue a token, start gunicorn with ``tagcrawl/runtime/gunicorn_conf.py`` (gthread,
 same worker settings) serving ``bench/stream_bench_app.py``, then drive it
 with wrk (Debian package ``wrk``):
 
@@ -202,8 +202,8 @@ def prepare_database(url: str) -> str:
     from flask_migrate import upgrade
 
     from tagcrawl import create_app
-    from tagcrawl.extensions import db
-    from tagcrawl.stream.registry import issue_token
+    from tagcrawl.core.extensions import db
+    from tagcrawl.stream.tenants import issue_token
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
@@ -321,12 +321,12 @@ def main() -> int:
         env = {**os.environ, "DATABASE_URL": db_url, "PORT": str(port), "PYTHONPATH": ROOT,
                "TAGCRAWL_LOG_LEVEL": "WARNING"}
         # Every event of the bench comes from one token and one IP: keep the
-        # per-visitor rate limit (tagcrawl/ratelimits.py) in the path, but too high to refuse any.
+        # per-visitor rate limit (tagcrawl/web/ratelimits.py) in the path, but too high to refuse any.
         env.setdefault("TAGCRAWL_RATELIMIT_STREAM", "100000000/minute")
         log_path = os.path.join(work, "gunicorn.log")
         log = open(log_path, "w")
         gunicorn = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.gunicorn_conf", "--chdir", ROOT,
+            [sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.runtime.gunicorn_conf", "--chdir", ROOT,
              "--pythonpath", os.path.join(ROOT, "bench"), "stream_bench_app:app"],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         wait_ready(port)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.extensions import db
+from tagcrawl.core.extensions import db
 
 from .support.needs import missing
 from .support.pgserver import PgServer, pg_bin

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tagcrawl.vendors import CATALOG
+from tagcrawl.engine.vendors import CATALOG
 
 #: docs/vendors.md of this repository (tools/ sits at its root).
 DOC_PATH = Path(__file__).resolve().parents[1] / "docs" / "vendors.md"
@@ -28,7 +28,7 @@ its requests is reported once with `account_id: null`; as soon as one request of
 (even a flagged one), only the ids are reported. Validation rules (`rule_type: Pixel`) see the same hits, so a
 rule on a flagged id matches it.
 
-The format table (the `example id` column; `tagcrawl/vendors/ids.py`) is used for the warnings, for the
+The format table (the `example id` column; `tagcrawl/engine/vendors/ids.py`) is used for the warnings, for the
 canonical form, and to tell vendors apart where they share a shape (GA4 `G-` and Universal Analytics `UA-`
 ids on `/collect`, Matomo's numeric and Piwik PRO's UUID `idsite`). Without a vendor host (first-party
 collection) the id's form is part of the shape, so a first-party `matomo.php?idsite=abc` is not reported. On a
@@ -52,7 +52,7 @@ Each warning is one of these sentences (`<ids>` is the vendor's noun, e.g. "TikT
 
 ## Encodings decoded
 
-Before any id is read, a request is decoded (`tagcrawl/vendors/encodings.py`, `decode.py`, `lzstring.py`).
+Before any id is read, a request is decoded (`tagcrawl/engine/vendors/encodings.py`, `decode.py`, `lzstring.py`).
 Every decoder is bounded by its output (at most 256 KiB, so a compression bomb stops there; the table of
 bounds is in `docs/security.md`, "Decoders: bounded by output"), never raises, and charges its work to the
 crawl's decoding budget when there is one (`vendors.decode_budget`):

@@ -19,10 +19,10 @@ import threading
 
 from flask import Flask
 
-from ..extensions import db
-from ..settings import settings_of
-from ..webhooks.dispatch import Dispatcher
-from .jobs import claim_next, run_claimed
+from tagcrawl.core.extensions import db
+from tagcrawl.core.settings import settings_of
+from tagcrawl.webhooks.dispatch import Dispatcher
+from tagcrawl.crawl.jobs import claim_next, run_claimed
 
 log = logging.getLogger(__name__)
 

@@ -5,13 +5,13 @@ within the crawl deadline and decode budget) and the consent compliance
 report into the ``CrawlReport``)."""
 from __future__ import annotations
 
-from ..browser.capture import guarded
-from ..browser.cdp import CDPError
-from ..collectors.cookies import CookieJar
-from ..compliance import report as compliance
-from ..vendors import match_within, pixels_from_hits
-from .context import CrawlContext, Step
-from .report import MarketingPixel
+from tagcrawl.engine.capture.hub import guarded
+from tagcrawl.engine.chrome.cdp import CDPError
+from tagcrawl.engine.collectors.cookies import CookieJar
+from tagcrawl.engine.compliance import report as compliance
+from tagcrawl.engine.vendors import match_within, pixels_from_hits
+from tagcrawl.crawl.context import CrawlContext, Step
+from tagcrawl.crawl.report import MarketingPixel
 
 
 class Collect(Step):

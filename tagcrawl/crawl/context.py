@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..browser.consent import ConsentResult
-from ..settings import Settings
-from .report import CrawlReport
+from tagcrawl.engine.consent.flow import ConsentResult
+from tagcrawl.core.settings import Settings
+from tagcrawl.crawl.report import CrawlReport
 
 
 class CrawlFailed(Exception):
@@ -23,7 +23,7 @@ class CrawlContext:
         deadline: monotonic seconds when the whole crawl must end.
         report: the ``CrawlReport`` the steps fill.
         session: the ``browser.session.CrawlSession`` (None before it opens).
-        collectors: the crawl's collectors (``tagcrawl.collectors``).
+        collectors: the crawl's collectors (``tagcrawl.engine.collectors``).
         failures: collector name -> what failed (its part is missing).
         blocked: ``"recaptcha"`` / ``"accessDenied"`` once ``DetectBlocking`` found it.
         consent: the ``ConsentResult`` of the consent step.

@@ -11,12 +11,12 @@ from datetime import timedelta
 
 from sqlalchemy import or_
 
-from ..extensions import db
-from ..models import ApiKey, Crawl, utcnow
-from ..settings import Settings
-from ..webhooks.delivery import create_delivery
-from .records import record_har, record_result
-from .service import run_crawl
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import ApiKey, Crawl, utcnow
+from tagcrawl.core.settings import Settings
+from tagcrawl.webhooks.delivery import create_delivery
+from tagcrawl.crawl.records import record_har, record_result
+from tagcrawl.crawl.service import run_crawl
 
 
 def enqueue_crawl(request_json: dict, api_key_id: int) -> Crawl:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 
-from ..extensions import db
-from ..har import build_har
-from ..models import ApiKey, Crawl, CrawlHar, utcnow
-from ..settings import Settings
+from tagcrawl.core.extensions import db
+from tagcrawl.engine.har import build_har
+from tagcrawl.core.models import ApiKey, Crawl, CrawlHar, utcnow
+from tagcrawl.core.settings import Settings
 
 
 def record_result(crawl: Crawl, response: dict) -> Crawl:
@@ -20,7 +20,7 @@ def record_result(crawl: Crawl, response: dict) -> Crawl:
 
 
 def record_har(crawl: Crawl, requests: list, settings: Settings) -> CrawlHar | None:
-    """Attach the crawl's captured ``requests`` as a HAR (``tagcrawl.har``),
+    """Attach the crawl's captured ``requests`` as a HAR (``tagcrawl.engine.har``),
     not committed.  Caps: ``HAR_MAX_BYTES`` / ``HAR_BODY_MAX_BYTES``; secrets
     kept only when the owner key has ``har_secrets`` (``flask pixels
     har-secrets``).  ``crawl`` must have an id (flushed).  None without requests."""

@@ -1,7 +1,7 @@
 """The typed result of one crawl: ``CrawlReport`` (spec 2.4 CrawlResponse).
 
-The steps (``steps.py``) and the collectors (``tagcrawl/collectors``) fill its
-fields; ``CrawlResponseSchema`` (``schemas/crawl.py``) dumps it into the JSON
+The steps (``steps.py``) and the collectors (``tagcrawl/engine/collectors``) fill its
+fields; ``CrawlResponseSchema`` (``core/schemas/crawl.py``) dumps it into the JSON
 answer, mapping the snake_case attributes to the spec's camelCase names.  No
 dict is passed around and changed: the answer is the dump, made once
 (``CrawlOutcome.response``).
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..collectors.screenshots import Screenshots
-from ..compliance.parts import ConsentSummary, Cookie, PixelConsent
+from tagcrawl.engine.collectors.screenshots import Screenshots
+from tagcrawl.engine.compliance.parts import ConsentSummary, Cookie, PixelConsent
 
 
 @dataclass
@@ -45,7 +45,7 @@ class MarketingPixel:
         vendor: the vendor's display name.
         account_id: as the page sent it, or None.
         page: frame URL of the pixel's first hit.
-        warnings: why the account id is unusual (``vendors/ids.py``), ``[]`` when normal.
+        warnings: why the account id is unusual (``engine/vendors/ids.py``), ``[]`` when normal.
         consent: phase of the first hit (``compliance.report.PHASES``).
         consent_mode: Google pixels: the distinct Consent Mode states, or None (left out of the answer).
         tcf: TCF parameters the hits carried, or None (left out of the answer).

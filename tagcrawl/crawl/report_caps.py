@@ -2,7 +2,7 @@
 before it is answered, stored or sent as a webhook payload
 (``CrawlOutcome.response``).  The convention (a cut string ends with
 ``…[truncated K chars]``; a cut list is named in ``message``) is
-``tagcrawl/truncation.py``'s, described in docs/api.md.
+``tagcrawl/core/truncation.py``'s, described in docs/api.md.
 
 1. each page-supplied field is cut to its cap (:data:`STRING_CAPS`), each
    list to its length (:data:`LIST_CAPS`);
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, SECTIONS_MAX, TEXT_MAX, URL_MAX, cut, fit,
+from tagcrawl.core.truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, SECTIONS_MAX, TEXT_MAX, URL_MAX, cut, fit,
                           is_cut)
 
 _ITEM = ("vendor", "account_id", "name", "domain")

@@ -23,12 +23,12 @@ from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
 try:  # provided by the vendor catalog; resolves keys, display names, aliases
-    from tagcrawl.vendors import find_vendor
+    from tagcrawl.engine.vendors import find_vendor
 except ImportError:  # pragma: no cover - catalog not available yet
     find_vendor = None  # type: ignore[assignment]
 
-from .globs import pattern_matches, to_text  # noqa: F401 (public here)
-from ..types import (CONDITIONS, DEFAULT_CONDITION, DEFAULT_RULE_TYPE, PATH_SEGMENTS_MAX, PATTERN_MAX,  # noqa: E402,F401
+from tagcrawl.crawl.globs import pattern_matches, to_text  # noqa: F401 (public here)
+from tagcrawl.core.types import (CONDITIONS, DEFAULT_CONDITION, DEFAULT_RULE_TYPE, PATH_SEGMENTS_MAX, PATTERN_MAX,  # noqa: E402,F401
                      RULE_TYPES, RULES_MAX)
 #: ``key`` of a Consent rule: a consent phase; "violations" = "after_reject".
 CONSENT_PHASES = ("before_consent", "after_accept", "after_reject", "no_banner", "violations")
@@ -67,7 +67,7 @@ def _vendor_matcher(vendor: str) -> Callable[[Any], bool]:
     """Return a predicate telling whether a Hit belongs to ``vendor``.
 
     ``vendor`` may be a catalog key, display name or alias (case-insensitive),
-    resolved with ``tagcrawl.vendors.find_vendor``; additionally the name is
+    resolved with ``tagcrawl.engine.vendors.find_vendor``; additionally the name is
     compared case-insensitively with the hit's own ``vendor_key`` and
     ``vendor_name`` (which is all that happens if the catalog is unavailable).
     """
@@ -234,7 +234,7 @@ def evaluate_rules_until(rules: list[dict] | None, hits: list | None,
     Args:
         rules: rule dicts ``{"rule_id", "vendor", "key", "value", "condition",
             "rule_type"}`` (see module docstring); None or [] -> [].
-        hits: ``tagcrawl.vendors.types.Hit`` objects captured by the crawl.
+        hits: ``tagcrawl.engine.vendors.types.Hit`` objects captured by the crawl.
         cookies: CDP cookie dicts (``name``, ``value``, ``domain``, ...) present
             at the end of the crawl.
         datalayer: every value pushed to ``window.dataLayer`` (JSON values).

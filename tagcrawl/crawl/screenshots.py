@@ -12,7 +12,7 @@ import os
 import re
 import secrets
 from pathlib import Path
-from ..settings import Settings
+from tagcrawl.core.settings import Settings
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_-]{32,64}\.png$")
 

@@ -16,27 +16,27 @@ from dataclasses import dataclass, field
 
 from selenium.common.exceptions import UnexpectedAlertPresentException, WebDriverException
 
-from .. import collectors
-from ..browser.capture import NetworkCapture
-from ..browser.consent import ConsentResult
-from ..compliance import report as compliance
-from ..browser.driver_factory import BrowserUnavailable, kill_browser
-from ..browser.emulation import page_setup_commands, proxy_for
-from ..egress.chrome import context_proxy
-from ..browser.pool import PoolExhausted, get_pool
-from ..browser.session import CrawlSession
-from ..browser.stealth import browser_identity
-from ..netguard import url_refusal
-from ..schemas.crawl import CrawlResponseSchema
-from ..settings import Settings
-from .context import CrawlContext, CrawlFailed, Step
-from .report import CrawlReport, ErrorMessage
-from .collect import build
-from .report_caps import cap_response
-from .rules import evaluate_rules_until
-from .screenshots import save_screenshot
-from .steps import SEQUENCE
-from .timing import PhaseTimings
+from tagcrawl.engine import collectors
+from tagcrawl.engine.capture.hub import NetworkCapture
+from tagcrawl.engine.consent.flow import ConsentResult
+from tagcrawl.engine.compliance import report as compliance
+from tagcrawl.engine.chrome.driver_factory import BrowserUnavailable, kill_browser
+from tagcrawl.engine.identity.emulation import page_setup_commands, proxy_for
+from tagcrawl.engine.egress.chrome import context_proxy
+from tagcrawl.engine.chrome.pool import PoolExhausted, get_pool
+from tagcrawl.engine.chrome.session import CrawlSession
+from tagcrawl.engine.identity.stealth import browser_identity
+from tagcrawl.core.netguard import url_refusal
+from tagcrawl.core.schemas.crawl import CrawlResponseSchema
+from tagcrawl.core.settings import Settings
+from tagcrawl.crawl.context import CrawlContext, CrawlFailed, Step
+from tagcrawl.crawl.report import CrawlReport, ErrorMessage
+from tagcrawl.crawl.collect import build
+from tagcrawl.crawl.report_caps import cap_response
+from tagcrawl.crawl.rules import evaluate_rules_until
+from tagcrawl.crawl.screenshots import save_screenshot
+from tagcrawl.crawl.steps import SEQUENCE
+from tagcrawl.crawl.timing import PhaseTimings
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +179,7 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
         handle.broken = True
         kill_browser(handle, graceful=False)
 
-    try:  # the crawl's route through the egress proxy (tagcrawl/egress)
+    try:  # the crawl's route through the egress proxy (tagcrawl/engine/egress)
         proxy = context_proxy(settings, proxy_for(settings.proxy_url, options.get("proxy", True) is not False,
                                                 options.get("country")))
     except (ValueError, OSError) as exc:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from selenium.common.exceptions import TimeoutException, WebDriverException
 
-from ..browser import blocking
-from ..browser.consent import handle_consent
-from ..browser.consent_signals import collect_signals, notes as signal_notes
-from ..browser.capture import guarded
-from ..browser.flush import flush_page
-from .collect import Collect
-from .context import CrawlContext, CrawlFailed, Step
-from .report import ErrorMessage
+from tagcrawl.engine import blocking
+from tagcrawl.engine.consent.flow import handle_consent
+from tagcrawl.engine.consent.signals import collect_signals, notes as signal_notes
+from tagcrawl.engine.capture.hub import guarded
+from tagcrawl.engine.capture.flush import flush_page
+from tagcrawl.crawl.collect import Collect
+from tagcrawl.crawl.context import CrawlContext, CrawlFailed, Step
+from tagcrawl.crawl.report import ErrorMessage
 
 
 class Navigate(Step):

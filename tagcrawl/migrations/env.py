@@ -97,7 +97,7 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        from tagcrawl.dbtimeouts import unbounded
+        from tagcrawl.core.dbtimeouts import unbounded
 
         unbounded(connection)  # a long CREATE INDEX is legitimate here
         context.configure(

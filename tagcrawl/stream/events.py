@@ -14,10 +14,10 @@ from typing import Iterator
 
 from sqlalchemy import or_, tuple_
 
-from ..extensions import db
-from ..models import Customer, StreamEvent
-from ..schemas.queries import CURSOR_RE
-from ..utctime import to_utc
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import Customer, StreamEvent
+from tagcrawl.core.schemas.queries import CURSOR_RE
+from tagcrawl.core.utctime import to_utc
 
 PAGE_DEFAULT = 100
 PAGE_MAX = 1000

@@ -11,7 +11,7 @@ import csv
 import json
 from typing import Callable, TextIO
 
-from .events import FIELDS, EventFilter, iter_events
+from tagcrawl.stream.events import FIELDS, EventFilter, iter_events
 
 FORMATS = ("jsonl", "csv")
 

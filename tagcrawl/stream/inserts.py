@@ -26,7 +26,7 @@ from datetime import datetime
 from sqlalchemy import JSON
 from sqlalchemy import exc as sa_exc
 
-from ..models import StreamEvent
+from tagcrawl.core.models import StreamEvent
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,11 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from ..compliance import signals, tcf
-from ..schemas import StreamEventRequestSchema
-from ..vendors import vendor_key_for
-from .client import UA_MAX, browser_info, ip_prefix
-from .origins import normalize_host, registrable_domain
+from tagcrawl.engine.compliance import signals, tcf
+from tagcrawl.core.schemas import StreamEventRequestSchema
+from tagcrawl.engine.vendors import vendor_key_for
+from tagcrawl.stream.useragent import UA_MAX, browser_info, ip_prefix
+from tagcrawl.stream.origins import normalize_host, registrable_domain
 
 #: Client time is trusted as the event time when within this of server time.
 MAX_SKEW_MS = 5 * 60 * 1000

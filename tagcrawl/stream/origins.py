@@ -12,8 +12,8 @@ import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from ..hosts import canonical_host
-from ..registrable import EXTRACT, registrable_domain  # noqa: F401 (registrable_domain: public here)
+from tagcrawl.core.hosts import canonical_host
+from tagcrawl.core.registrable import EXTRACT, registrable_domain  # noqa: F401 (registrable_domain: public here)
 
 _LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 

@@ -28,9 +28,9 @@ import time
 
 from flask import Flask
 
-from ..extensions import db
-from ..settings import settings_of
-from .inserts import lost_database, make_inserter
+from tagcrawl.core.extensions import db
+from tagcrawl.core.settings import settings_of
+from tagcrawl.stream.inserts import lost_database, make_inserter
 
 log = logging.getLogger(__name__)
 

@@ -8,6 +8,6 @@ A receiver verifies a delivery with any Standard Webhooks library::
 
 or with ``tagcrawl.webhooks.verify_signature(secret, request.headers, request.get_data())``.
 """
-from .signing import ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, new_secret, sign, verify_signature
+from tagcrawl.webhooks.signing import ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, new_secret, sign, verify_signature
 
 __all__ = ["ID_HEADER", "SIGNATURE_HEADER", "TIMESTAMP_HEADER", "new_secret", "sign", "verify_signature"]

@@ -29,11 +29,11 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
-from ..extensions import db
-from ..models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
-from ..settings import Settings
-from .signing import sign
-from .transport import Outcome, Resolver, post, system_resolve
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
+from tagcrawl.core.settings import Settings
+from tagcrawl.webhooks.signing import sign
+from tagcrawl.webhooks.transport import Outcome, Resolver, post, system_resolve
 
 log = logging.getLogger(__name__)
 

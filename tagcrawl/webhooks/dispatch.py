@@ -24,10 +24,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from flask import Flask
 
-from ..extensions import db
-from ..settings import Settings
-from .delivery import Claim, claim_due, next_due_in_s, record, send
-from .transport import Resolver, system_resolve
+from tagcrawl.core.extensions import db
+from tagcrawl.core.settings import Settings
+from tagcrawl.webhooks.delivery import Claim, claim_due, next_due_in_s, record, send
+from tagcrawl.webhooks.transport import Resolver, system_resolve
 
 log = logging.getLogger(__name__)
 

@@ -43,8 +43,8 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import HTTPError
 from urllib3.util import Url, parse_url
 
-from ..egress.policy import EgressPolicy, EgressRefused, Target, Unresolvable, system_resolve
-from ..hosts import canonical_host
+from tagcrawl.engine.egress.policy import EgressPolicy, EgressRefused, Target, Unresolvable, system_resolve
+from tagcrawl.core.hosts import canonical_host
 
 #: ``fn(host) -> [address, ...]`` raising ``Unresolvable`` (``egress.policy.system_resolve``; tests give a table).
 Resolver = Callable[[str], list[str]]

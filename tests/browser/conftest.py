@@ -51,7 +51,7 @@ def crawler(browser):
 def private_pool(browser):
     """``private_pool(**settings) -> config`` whose browsers form their own pool,
     shut down at the end of the test (so other tests' pools are not disturbed)."""
-    from tagcrawl.browser.pool import get_pool
+    from tagcrawl.engine.chrome.pool import get_pool
 
     configs = []
 

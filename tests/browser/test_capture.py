@@ -61,9 +61,9 @@ def test_never_finishing_keepalive_request_does_not_hold_the_crawl(crawler):
 
 def test_quiet_page_wait_ends_on_quiet_not_on_the_cap(browser):
     """The wait returns because the page went quiet (True), not because the cap hit."""
-    from tagcrawl.browser.capture import NetworkCapture
-    from tagcrawl.browser.pool import get_pool
-    from tagcrawl.browser.session import CrawlSession
+    from tagcrawl.engine.capture.hub import NetworkCapture
+    from tagcrawl.engine.chrome.pool import get_pool
+    from tagcrawl.engine.chrome.session import CrawlSession
 
     with get_pool(settings(browser)).browser() as handle:
         capture = NetworkCapture()
@@ -82,7 +82,7 @@ def test_datalayer_pushes_are_recorded(crawler):
 
 
 def test_a_failing_collector_costs_its_part_and_the_report_says_so(crawler, monkeypatch):
-    from tagcrawl.collectors import DataLayerCollector
+    from tagcrawl.engine.collectors import DataLayerCollector
 
     def broken(self, ctx):
         raise RuntimeError("instrument bug")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.browser.consent_rules import CMPS
+from tagcrawl.engine.consent.rules import CMPS
 
 from tests.support.cmp_cases import CMP_CASES, crawl_all, crawl_settings, pixels, request
 

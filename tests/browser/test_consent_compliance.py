@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.compliance import tcf
+from tagcrawl.engine.compliance import tcf
 
 from tests.support.cmp_cases import crawl_all, crawl_settings, request
 from tests.support.web import npm_cdn

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.browser import consent_rules
+from tagcrawl.engine.consent import rules as consent_rules
 
 from tests.support.cmp_cases import CMP_CASES, LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
 

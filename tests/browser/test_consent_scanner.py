@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.browser.capture import NetworkCapture
-from tagcrawl.browser.consent import RULES_ARG, SCAN_JS
-from tagcrawl.browser.consent_rules import ACCEPT_PHRASES
-from tagcrawl.browser.pool import get_pool
-from tagcrawl.browser.session import CrawlSession
+from tagcrawl.engine.capture.hub import NetworkCapture
+from tagcrawl.engine.consent.flow import RULES_ARG, SCAN_JS
+from tagcrawl.engine.consent.rules import ACCEPT_PHRASES
+from tagcrawl.engine.chrome.pool import get_pool
+from tagcrawl.engine.chrome.session import CrawlSession
 
 from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_settings
 from tests.support.config import settings

@@ -21,7 +21,7 @@ import uuid
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.browser.pool import get_pool
+from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 
 from tests.support.web.victims import Victim
@@ -139,7 +139,7 @@ def test_control_without_the_profile_prefs_stun_and_speculation_happen(fixture_w
                                                                        monkeypatch):
     """What the prefs stop: without them (proxy still on) STUN reaches the
     victim over UDP and same-origin speculation prefetches."""
-    from tagcrawl.browser import driver_factory
+    from tagcrawl.engine.chrome import driver_factory
 
     monkeypatch.setattr(driver_factory, "CONTAINMENT_PREFS", {})
     config = make_config(fixture_web, tmp_path_factory, "containment-noprefs", ALLOW_PRIVATE_TARGETS=False)

@@ -22,7 +22,7 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
-from tagcrawl.extensions import db
+from tagcrawl.core.extensions import db
 
 PACKAGE = "tagcrawl_contract_client"
 ORIGIN = "https://shop.example.com"
@@ -68,7 +68,7 @@ def client_package(live, tmp_path):
 @pytest.mark.postgres
 @pytest.mark.slow
 def test_generated_client_crawls_reads_back_and_queries_events(app, api_key, live, client_package, browser):
-    from tagcrawl.stream.registry import issue_token
+    from tagcrawl.stream.tenants import issue_token
 
     api = importlib.import_module(PACKAGE + ".api.crawl.crawl_crawl")
     result_api = importlib.import_module(PACKAGE + ".api.crawl.crawl_crawl_result")
@@ -92,7 +92,7 @@ def test_generated_client_crawls_reads_back_and_queries_events(app, api_key, liv
     assert missing.status_code == 404 and isinstance(missing.parsed, models.ErrorMessage)
 
     with app.app_context():
-        from tagcrawl.grants import grant
+        from tagcrawl.accounts.grants import grant
 
         token = issue_token("contract", ["shop.example.com"]).token
         grant("tests", "contract")  # the key reads this customer's events (tenancy: tests/db/test_tenancy.py)

@@ -5,8 +5,8 @@ import uuid
 
 import pytest
 
-from tagcrawl.extensions import db
-from tagcrawl.models import Crawl
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import Crawl
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 

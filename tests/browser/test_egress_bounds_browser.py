@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from tagcrawl.browser.pool import get_pool
-from tagcrawl.egress.chrome import owned_egress
+from tagcrawl.engine.chrome.pool import get_pool
+from tagcrawl.engine.egress.chrome import owned_egress
 from tests.support import memory
 from tests.support.config import settings
 

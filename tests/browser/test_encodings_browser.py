@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tagcrawl.har import build_har, pixels_by_page
+from tagcrawl.engine.har import build_har, pixels_by_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

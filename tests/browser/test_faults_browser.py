@@ -42,7 +42,7 @@ def test_endless_alert_loop(crawler, private_pool, page):
 @pytest.mark.browser
 @pytest.mark.timeout(180)
 def test_20_mb_page_is_stopped_at_the_size_cap(crawler, private_pool):
-    from tagcrawl.settings import load_settings
+    from tagcrawl.core.settings import load_settings
 
     assert load_settings({}).page_max_bytes == 10 * 1024 * 1024
     _failed_with(crawler, _pool(private_pool), "https://faults.example/__fixture/big?mb=20",

@@ -9,7 +9,7 @@ import threading
 import psutil
 import pytest
 
-from tagcrawl.browser.pool import get_pool
+from tagcrawl.engine.chrome.pool import get_pool
 
 from tests.support.gunicorn_server import Gunicorn
 from tests.support.config import settings

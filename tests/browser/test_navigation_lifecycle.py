@@ -34,7 +34,7 @@ def pages(fixture_web):
 
 
 def test_a_timer_pending_at_navigation_does_not_hold_the_crawl(crawler, pages):
-    from tagcrawl.browser.capture import NetworkCapture
+    from tagcrawl.engine.capture.hub import NetworkCapture
 
     quiet_results = []
     original = NetworkCapture.wait_quiet

@@ -7,7 +7,7 @@ import ipaddress
 
 import pytest
 
-from tagcrawl.netguard import url_refusal
+from tagcrawl.core.netguard import url_refusal
 from tests.support.config import settings
 from tests.unit.test_netguard import ALLOWED, REFUSED
 
@@ -24,8 +24,8 @@ def _same_host(ours: str, chrome: str) -> bool:
 def test_the_guard_reads_every_url_like_chrome(private_pool):
     """No parser differential: for each URL above, Chrome's own URL parser
     (``new URL``) finds the same host as the guard, or the guard refuses it."""
-    from tagcrawl.browser.pool import get_pool
-    from tagcrawl.netguard import scheme_and_host
+    from tagcrawl.engine.chrome.pool import get_pool
+    from tagcrawl.core.netguard import scheme_and_host
 
     urls = list(REFUSED) + ALLOWED
     # A pool of its own: a shared pool's browser may be left on a window another test's crawl closed.

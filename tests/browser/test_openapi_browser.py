@@ -19,7 +19,7 @@ def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fix
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tagcrawl.browser.pool import get_pool
+    from tagcrawl.engine.chrome.pool import get_pool
 
     server = make_server("127.0.0.1", 0, docs_app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

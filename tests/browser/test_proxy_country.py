@@ -23,7 +23,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.browser.pool import get_pool
+from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 
 from tests.support.web.proxy import RecordingProxy

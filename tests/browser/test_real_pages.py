@@ -191,10 +191,10 @@ def test_flush_delivers_what_an_sdk_queued_for_later(crawler, fixture_web, npm_p
 
 
 def test_polls_heartbeats_streams_and_endless_requests_do_not_hold_the_quiet_wait(browser):
-    from tagcrawl.browser.capture import NetworkCapture
-    from tagcrawl.collectors import standard
-    from tagcrawl.browser.pool import get_pool
-    from tagcrawl.browser.session import CrawlSession
+    from tagcrawl.engine.capture.hub import NetworkCapture
+    from tagcrawl.engine.collectors import standard
+    from tagcrawl.engine.chrome.pool import get_pool
+    from tagcrawl.engine.chrome.session import CrawlSession
 
     with get_pool(settings(browser)).browser() as handle:
         capture = NetworkCapture(collectors=standard())

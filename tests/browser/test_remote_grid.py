@@ -26,12 +26,12 @@ from pathlib import Path
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.browser.capture import NetworkCapture
-from tagcrawl.collectors import standard
-from tagcrawl.browser.cdp import CDPConnection
-from tagcrawl.browser.driver_factory import build_browser, kill_browser
-from tagcrawl.browser.pool import get_pool
-from tagcrawl.browser.session import CrawlSession
+from tagcrawl.engine.capture.hub import NetworkCapture
+from tagcrawl.engine.collectors import standard
+from tagcrawl.engine.chrome.cdp import CDPConnection
+from tagcrawl.engine.chrome.driver_factory import build_browser, kill_browser
+from tagcrawl.engine.chrome.pool import get_pool
+from tagcrawl.engine.chrome.session import CrawlSession
 from tagcrawl.crawl.service import run_crawl
 from tests.support.config import settings
 

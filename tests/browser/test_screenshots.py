@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.apikeys import create_key
+from tagcrawl.accounts.apikeys import create_key
 from tests.support.app_fixtures import empty_database
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]

@@ -15,8 +15,8 @@ import pytest
 
 from tagcrawl import create_app
 from tagcrawl.crawl.service import run_crawl
-from tagcrawl.extensions import db
-from tagcrawl.models import Crawl
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import Crawl
 from tests.support.config import settings
 from tests.support.app_fixtures import empty_database
 

@@ -18,7 +18,7 @@ import json
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.browser.pool import get_pool
+from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.crawl.service import run_crawl
 from tests.support.config import settings
 from tests.support.web.proxy import RecordingProxy

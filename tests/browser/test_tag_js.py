@@ -24,10 +24,10 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from werkzeug.serving import make_server
 
-from tagcrawl.extensions import db
-from tagcrawl.models import StreamEvent
-from tagcrawl.stream.tagjs import rendered
-from tagcrawl.vendors import Request, find_vendor, match_request
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import StreamEvent
+from tagcrawl.stream.tag.build import rendered
+from tagcrawl.engine.vendors import Request, find_vendor, match_request
 
 from .conftest import browser_config
 from tests.support.vendor_cases import POSITIVE
@@ -146,7 +146,7 @@ class Stream:
 @pytest.fixture(scope="module")
 def chrome(fixture_web, tmp_path_factory):
     """One headless Chrome for the module, joined to the fixture web."""
-    from tagcrawl.browser.driver_factory import build_browser, kill_browser
+    from tagcrawl.engine.chrome.driver_factory import build_browser, kill_browser
 
     handle = build_browser(settings(browser_config(fixture_web, tmp_path_factory.mktemp("tagjs"))))
     handle.driver.set_page_load_timeout(30)
@@ -300,9 +300,9 @@ def _python_hits(case) -> list[tuple[str, str | None]]:
 
 def _config_fetch(case) -> bool:
     """True when the crawler recognises ``case`` by a configuration-fetch pattern."""
-    from tagcrawl.vendors import _COMPILED
-    from tagcrawl.vendors.matcher import _match_one
-    from tagcrawl.vendors.request_context import RequestContext
+    from tagcrawl.engine.vendors import _COMPILED
+    from tagcrawl.engine.vendors.matcher import _match_one
+    from tagcrawl.engine.vendors.request_context import RequestContext
 
     ctx = RequestContext(Request(url=case.url, method=case.http_method, post_data=case.body, headers=case.headers))
     return next((c.pattern.config for c in _COMPILED if _match_one(c, ctx)), False)

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.vendors import find_vendor
+from tagcrawl.engine.vendors import find_vendor
 
 from .conftest import browser_config
 from tests.support.vendor_pages import (
@@ -30,7 +30,7 @@ browser = pytest.mark.browser
 def pages(fixture_web, tmp_path_factory):
     """``pages(url) -> CrawlOutcome``: every page of ``all_urls()`` crawled once."""
     from tagcrawl.crawl.service import run_crawl
-    from tagcrawl.settings import settings_of
+    from tagcrawl.core.settings import settings_of
 
     settings = browser_config(fixture_web, tmp_path_factory.mktemp("vendor-pages"))
     config = settings_of(create_app(dict(settings, SQLALCHEMY_DATABASE_URI="sqlite://")))

@@ -10,10 +10,10 @@ from datetime import timedelta
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.apikeys import create_key
+from tagcrawl.accounts.apikeys import create_key
 from tagcrawl.crawl.jobs import enqueue_crawl
-from tagcrawl.extensions import db
-from tagcrawl.models import Crawl, utcnow
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import Crawl, utcnow
 from tagcrawl.webhooks import verify_signature
 
 from tests.support.gunicorn_server import Gunicorn

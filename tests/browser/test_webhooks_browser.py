@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from tagcrawl.extensions import db
-from tagcrawl.models import WebhookAttempt, WebhookDelivery
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import WebhookAttempt, WebhookDelivery
 from tagcrawl.webhooks import verify_signature
 from tests.db.test_webhooks import hook_key, receiver  # noqa: F401 - fixtures
 

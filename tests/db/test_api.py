@@ -22,8 +22,8 @@ def test_health(client):
 
 
 def test_readiness_looks_at_the_browser_pool_and_never_creates_one(app):
-    from tagcrawl.browser.pool import existing_pool
-    from tagcrawl.settings import SETTINGS_KEY, settings_of
+    from tagcrawl.engine.chrome.pool import existing_pool
+    from tagcrawl.core.settings import SETTINGS_KEY, settings_of
 
     # A configuration of its own: no other test has a pool for it.
     app.extensions[SETTINGS_KEY] = settings_of(app).replace(
@@ -48,9 +48,9 @@ def test_revoked_key_gets_401(client, runner, api_key):
 
 
 def test_keys_create_prints_key_last_and_stores_only_its_hash(app, runner):
-    from tagcrawl.apikeys import hash_key
-    from tagcrawl.extensions import db
-    from tagcrawl.models import ApiKey
+    from tagcrawl.accounts.apikeys import hash_key
+    from tagcrawl.core.extensions import db
+    from tagcrawl.core.models import ApiKey
 
     result = runner.invoke(args=["keys", "create", "marketing-ops"])
     assert result.exit_code == 0, result.output

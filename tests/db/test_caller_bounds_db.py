@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.types import RULES_MAX
+from tagcrawl.core.types import RULES_MAX
 
 from tests.support.stream_support import ORIGIN, count_rows, issued, minimal, post_event, stored
 from tests.unit.test_caller_bounds import spellings
@@ -47,7 +47,7 @@ def test_60000_rules_get_one_short_422(client, api_key):
 
 @pytest.fixture
 def reader_key(app):
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     with app.app_context():
         return create_key("bounds-reader", all_customers=True)[1]

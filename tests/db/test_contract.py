@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.openapi import build_spec
+from tagcrawl.web.openapi import build_spec
 
 pytestmark = pytest.mark.postgres
 
@@ -46,7 +46,7 @@ def test_country_codes_are_documented_exactly(app):
     ("limt=5", False),
 ])
 def test_list_arguments_are_exactly_as_documented(client, app, path, query, ok):
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     with app.app_context():
         key = create_key("admin", all_customers=True)[1]
@@ -63,7 +63,7 @@ def test_events_limit_below_one_is_documented(app):
 
 
 def test_events_durations_only_on_events(client, app):
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     with app.app_context():
         key = create_key("admin", all_customers=True)[1]
@@ -81,7 +81,7 @@ def test_stream_lengths_are_documented(app):
 
 def test_integral_floats_are_json_integers_in_the_stream(app):
     """JSON Schema counts ``255.0`` as an integer: ``et`` and ``rl`` take it."""
-    from tagcrawl.schemas import StreamEventRequestSchema
+    from tagcrawl.core.schemas import StreamEventRequestSchema
 
     loaded = StreamEventRequestSchema().load({"t": "4baf9d6d-e8db-4ea4-9800-eaaf06b0641f", "vn": "x", "e": "y",
                                               "et": 255.0, "rl": 7.0})

@@ -11,10 +11,10 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from tagcrawl.extensions import db
+from tagcrawl.core.extensions import db
 
 from tests.support.stream_support import count_rows, issued, minimal, post_event, stored
-from tagcrawl.settings import settings_of
+from tagcrawl.core.settings import settings_of
 
 FIXTURES = (issued,)
 
@@ -22,7 +22,7 @@ FIXTURES = (issued,)
 # --- hostile crawl bodies ------------------------------------------------------------------
 
 def _crawls(app) -> int:
-    from tagcrawl.models import Crawl
+    from tagcrawl.core.models import Crawl
 
     with app.app_context():
         return db.session.scalar(db.select(db.func.count(Crawl.id)))

@@ -8,9 +8,9 @@ import uuid
 
 import pytest
 
-from tagcrawl.har import build_har, pixels_by_page
-from tagcrawl.har.write import REDACTED
-from tagcrawl.vendors import match_requests, pixels_from_hits
+from tagcrawl.engine.har import build_har, pixels_by_page
+from tagcrawl.engine.har.write import REDACTED
+from tagcrawl.engine.vendors import match_requests, pixels_from_hits
 
 from tests.support.config import settings
 from tests.unit.test_har import DEVTOOLS_HAR, PAGE, REQUESTS
@@ -22,7 +22,7 @@ def test_cli_from_har(runner, tmp_path):
     result = runner.invoke(args=["pixels", "from-har", str(path)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == pixels_by_page(DEVTOOLS_HAR)
-    exported = tmp_path / "tagcrawl.har"
+    exported = tmp_path / "tagcrawl.engine.har"
     exported.write_text(json.dumps(build_har(REQUESTS, PAGE)))
     result = runner.invoke(args=["pixels", "from-har", str(exported)])
     assert json.loads(result.output) == {"page_1": pixels_from_hits(match_requests(REQUESTS))}
@@ -38,8 +38,8 @@ def test_cli_from_har_errors(runner, tmp_path, content, message):
 
 def _store(app, key_name: str, requests: list) -> str:
     from tagcrawl.crawl.records import store_crawl
-    from tagcrawl.extensions import db
-    from tagcrawl.models import ApiKey
+    from tagcrawl.core.extensions import db
+    from tagcrawl.core.models import ApiKey
 
     session_id = str(uuid.uuid4())
     with app.app_context():
@@ -51,7 +51,7 @@ def _store(app, key_name: str, requests: list) -> str:
 
 
 def test_api_har_owner_rule_and_round_trip(app, api_key):
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     client = app.test_client()
     session_id = _store(app, "tests", REQUESTS)

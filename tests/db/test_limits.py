@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.settings import load_settings
+from tagcrawl.core.settings import load_settings
 
 from tests.support.stream_support import ORIGIN, count_rows, issued, minimal, post_event
 
@@ -27,7 +27,7 @@ def _app(app, **config):
 
 def _sqlite_app(**config):
     """An app on an in-memory SQLite database (no PostgreSQL needed)."""
-    from tagcrawl.extensions import db
+    from tagcrawl.core.extensions import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True, **config})
     with app.app_context():
@@ -60,7 +60,7 @@ def test_settings_and_defaults():
 
 @pytest.mark.postgres
 def test_crawl_limit_is_per_api_key(app, api_key):
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     limited = _app(app, RATELIMIT_CRAWL="2/minute")
     with limited.app_context():
@@ -75,7 +75,7 @@ def test_crawl_limit_is_per_api_key(app, api_key):
 
 @pytest.mark.postgres
 def test_stream_limit_is_per_token_and_ip(app, issued):
-    from tagcrawl.stream.registry import issue_token
+    from tagcrawl.stream.tenants import issue_token
 
     limited = _app(app, RATELIMIT_STREAM="2/minute", TRUSTED_PROXIES=1)
     with limited.app_context():
@@ -202,7 +202,7 @@ def test_stream_limit_starts_no_thread_per_event():
     """The in-memory counter of the stream limit expires keys inline (no Timer threads)."""
     from limits import parse
 
-    from tagcrawl.ratelimits import STRATEGY, SweepingMemoryStorage
+    from tagcrawl.web.ratelimits import STRATEGY, SweepingMemoryStorage
     from limits.strategies import STRATEGIES
 
     storage = SweepingMemoryStorage()

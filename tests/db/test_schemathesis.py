@@ -36,8 +36,8 @@ from schemathesis.generation.modes import GenerationMode
 from werkzeug.serving import make_server
 
 from tagcrawl import create_app
-from tagcrawl.openapi import build_spec
-from tagcrawl.schemas.queries import CURSOR_RE
+from tagcrawl.web.openapi import build_spec
+from tagcrawl.core.schemas.queries import CURSOR_RE
 from tests.support.app_fixtures import empty_database
 
 MAX_EXAMPLES = int(os.environ.get("TAGCRAWL_FUZZ_EXAMPLES", 30))
@@ -63,10 +63,10 @@ class Live:
 def live(_migrated, fixture_web, tmp_path_factory):
     """The app on the test PostgreSQL behind a threaded werkzeug server;
     tables emptied at the end (like the ``app`` fixture does)."""
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
     from tagcrawl.crawl.background import stop_background
     from tagcrawl.crawl.records import store_crawl
-    from tagcrawl.stream.registry import issue_token
+    from tagcrawl.stream.tenants import issue_token
 
     shots = tmp_path_factory.mktemp("schemathesis-shots")
     app = create_app({"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True, "ALLOW_PRIVATE_TARGETS": True,
@@ -104,7 +104,7 @@ def _valid_url(value) -> bool:
     """Whether the crawl schema takes ``value`` as its ``url``."""
     from marshmallow import ValidationError
 
-    from tagcrawl.schemas import CrawlRequestSchema
+    from tagcrawl.core.schemas import CrawlRequestSchema
 
     try:
         CrawlRequestSchema().fields["url"].deserialize(value)

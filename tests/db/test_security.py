@@ -15,8 +15,8 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
-from tagcrawl.extensions import db
-from tagcrawl.settings import load_settings
+from tagcrawl.core.extensions import db
+from tagcrawl.core.settings import load_settings
 
 from tests.support.stream_support import ORIGIN, count_rows, issued, minimal, post_event, stored
 
@@ -33,7 +33,7 @@ def _columns(row) -> list[str]:
 # --- 1. API keys: hashed at rest, compared in constant time ---------------------------
 
 def test_api_key_is_stored_only_as_its_sha256(app):
-    from tagcrawl.apikeys import PREFIX_LEN, create_key
+    from tagcrawl.accounts.apikeys import PREFIX_LEN, create_key
 
     with app.app_context():
         row, key, _secret = create_key("hashed")
@@ -45,8 +45,8 @@ def test_api_key_is_stored_only_as_its_sha256(app):
 
 def test_find_key_compares_every_candidate_with_compare_digest(app, monkeypatch):
     """Same-prefix rows are all compared (no early exit), with hmac.compare_digest."""
-    from tagcrawl import apikeys
-    from tagcrawl.models import ApiKey
+    from tagcrawl.accounts import apikeys
+    from tagcrawl.core.models import ApiKey
 
     with app.app_context():
         row, key, _secret = apikeys.create_key("real")
@@ -93,7 +93,7 @@ def test_the_token_is_the_credential_and_origin_confines_browsers(app, client, i
 
 def test_private_targets_are_refused_by_default(_migrated, api_key):
     from tagcrawl import create_app
-    from tagcrawl.models import Crawl
+    from tagcrawl.core.models import Crawl
 
     assert load_settings({}).allow_private_targets is False
     app = create_app({"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True})

@@ -6,10 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from tagcrawl.extensions import db
-from tagcrawl.models import Customer, IngestToken, utcnow
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import Customer, IngestToken, utcnow
 from tagcrawl.stream.origins import host_allowed, normalize_pattern, request_origin
-from tagcrawl.stream.registry import issue_token, list_tokens
+from tagcrawl.stream.tenants import issue_token, list_tokens
 
 from tests.support.stream_support import minimal, post_event
 
@@ -90,7 +90,7 @@ def test_domain_removal_takes_effect_in_this_process(app, client):
     with app.app_context():
         token = issue_token("acme", ["shop.example.com", "b.example.com"]).token
     assert post_event(client, minimal(token)).status_code == 204
-    from tagcrawl.stream.registry import remove_domain
+    from tagcrawl.stream.tenants import remove_domain
 
     with app.app_context():
         remove_domain("acme", "shop.example.com")

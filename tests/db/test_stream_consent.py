@@ -32,7 +32,7 @@ def test_a_cn_longer_than_255_characters_is_stored(app, client, issued):
 
 
 def test_a_cn_over_its_cap_is_a_400(app, client, issued):
-    from tagcrawl.schemas.stream_limits import STREAM_CN_MAX
+    from tagcrawl.core.schemas.stream_limits import STREAM_CN_MAX
 
     answer = post_event(client, dict(minimal(issued), cn="C" * (STREAM_CN_MAX + 1)))
     assert answer.status_code == 400 and "cn" in answer.get_json()["message"]

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from tagcrawl.stream.events import decode_cursor, encode_cursor, parse_time
-from tagcrawl.stream.registry import issue_token
+from tagcrawl.stream.tenants import issue_token
 
 from tests.support.stream_support import FIXED_MS, FIXED_NOW, FixedClock, minimal, post_event, stream_app
 
@@ -23,7 +23,7 @@ API = "/api/v1/events"
 @pytest.fixture
 def api_key(app):
     """An all-customers (admin) key: these tests read every customer (tenancy: test_tenancy.py)."""
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     with app.app_context():
         return create_key("events-admin", all_customers=True)[1]

@@ -11,12 +11,12 @@ from datetime import timedelta
 import pytest
 from werkzeug.serving import make_server
 
-from tagcrawl.extensions import db
-from tagcrawl.models import IngestToken
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import IngestToken
 
 from tests.support.stream_support import (FIXED_NOW, ORIGIN, URL, FixedClock, count_rows, issued, minimal,
                                   post_event, stored, stream_app)
-from tagcrawl.settings import settings_of
+from tagcrawl.core.settings import settings_of
 
 FIXTURES = (issued, stream_app)  # imported for pytest
 
@@ -214,7 +214,7 @@ def test_unknown_token_is_401(client):
 
 
 def test_revoked_token_is_401(app, client, issued):
-    from tagcrawl.stream.registry import revoke_token
+    from tagcrawl.stream.tenants import revoke_token
 
     assert post_event(client, minimal(issued)).status_code == 204
     with app.app_context():
@@ -267,7 +267,7 @@ def test_whitelisted_origins(app, client, issued, origin, referer):
 
 
 def test_origin_of_another_customer_is_403(app, client, issued):
-    from tagcrawl.stream.registry import issue_token
+    from tagcrawl.stream.tenants import issue_token
 
     with app.app_context():
         issue_token("globex", ["globex.example.net"])
@@ -352,7 +352,7 @@ def test_token_cache_lives_at_most_its_ttl(app, stream_app, issued):
 
 
 def test_token_cache_ttl_is_capped_at_60s(stream_app):
-    from tagcrawl.settings import load_settings
+    from tagcrawl.core.settings import load_settings
 
     assert load_settings({"TAGCRAWL_TOKEN_CACHE_S": "600"}).token_cache_s == 60
     assert load_settings({}).stream_batch_size == 100

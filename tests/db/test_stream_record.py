@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from tagcrawl.extensions import db
-from tagcrawl.models import StreamEvent
-from tagcrawl.stream.client import browser_info, client_ip, ip_prefix
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import StreamEvent
+from tagcrawl.stream.useragent import browser_info, client_ip, ip_prefix
 from tagcrawl.stream.normalize import MAX_SKEW_MS, event_time
-from tagcrawl.vendors import vendor_key_for
+from tagcrawl.engine.vendors import vendor_key_for
 
 from tests.support.stream_support import (CHROME_UA, FIXED_MS, FIXED_NOW, FixedClock, issued, minimal,
                                   post_event, stored, stream_app)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tagcrawl.models import utcnow
+from tagcrawl.core.models import utcnow
 from tagcrawl.stream.writer import GroupWriter, StoreUnavailable, get_writer
 
 from tests.support.stream_support import count_rows, issued, minimal, post_event, stored, stream_app
@@ -26,8 +26,8 @@ def _row(customer_id, name="e"):
 
 
 def _customer_id(app):
-    from tagcrawl.stream.registry import get_or_create_customer
-    from tagcrawl.extensions import db
+    from tagcrawl.stream.tenants import get_or_create_customer
+    from tagcrawl.core.extensions import db
 
     with app.app_context():
         cid = get_or_create_customer("writer-test").id
@@ -207,7 +207,7 @@ DOCUMENTS = [
 
 
 def _string_columns():
-    from tagcrawl.models import StreamEvent
+    from tagcrawl.core.models import StreamEvent
 
     return [c for c in StreamEvent.__table__.columns
             if c.name not in ("event_id",) and getattr(c.type, "length", None)]
@@ -225,11 +225,11 @@ def _hostile_row(customer_id, text, document):
 
 
 def _read_back(app, event_ids):
-    from tagcrawl.models import StreamEvent
+    from tagcrawl.core.models import StreamEvent
 
     table = StreamEvent.__table__
     with app.app_context():
-        from tagcrawl.extensions import db
+        from tagcrawl.core.extensions import db
 
         result = db.session.execute(db.select(table).where(table.c.event_id.in_(event_ids))).mappings()
         found = {row["event_id"]: dict(row) for row in result}
@@ -239,8 +239,8 @@ def _read_back(app, event_ids):
 
 def _insert_and_compare(app, rows):
     """Insert ``rows`` with the PostgreSQL inserter and check every column read back."""
-    from tagcrawl.extensions import db
-    from tagcrawl.models import StreamEvent
+    from tagcrawl.core.extensions import db
+    from tagcrawl.core.models import StreamEvent
     from tagcrawl.stream.inserts import PgInserter, make_inserter
 
     with app.app_context():
@@ -291,7 +291,7 @@ def test_copy_tells_empty_strings_from_null(app):
     found = _read_back(app, [missing["event_id"]])[missing["event_id"]]
     assert all(found[name] is None for name in nullable + ["details", "extra", "customer_id", "is_bot"])
     with app.app_context():  # SQL NULL, not JSON null (which reads back as None too)
-        from tagcrawl.extensions import db
+        from tagcrawl.core.extensions import db
 
         nulls = db.session.execute(db.text(
             "SELECT event_id, details IS NULL AND extra IS NULL FROM stream_events")).all()
@@ -310,7 +310,7 @@ def test_copy_round_trips_booleans_and_big_ints(app):
 
 
 def test_copy_batch_is_all_or_nothing(app):
-    from tagcrawl.extensions import db
+    from tagcrawl.core.extensions import db
     from tagcrawl.stream.inserts import make_inserter
 
     cid = _customer_id(app)

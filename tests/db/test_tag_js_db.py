@@ -7,7 +7,7 @@ import gzip
 import pytest
 
 from tagcrawl import __version__
-from tagcrawl.stream.tagjs import rendered
+from tagcrawl.stream.tag.build import rendered
 
 
 @pytest.mark.postgres

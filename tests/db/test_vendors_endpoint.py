@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.vendors import CATEGORIES
+from tagcrawl.engine.vendors import CATEGORIES
 
 from tests.support.vendor_pages import SNIPPETS
 

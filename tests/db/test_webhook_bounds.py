@@ -12,10 +12,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import text
 
-from tagcrawl.apikeys import create_key
+from tagcrawl.accounts.apikeys import create_key
 from tagcrawl.crawl.background import ensure_started
-from tagcrawl.extensions import db
-from tagcrawl.models import Crawl, WebhookAttempt, WebhookDelivery, utcnow
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import Crawl, WebhookAttempt, WebhookDelivery, utcnow
 from tagcrawl.webhooks.delivery import attempt, claim_due, record, redeliver
 from tagcrawl.webhooks.transport import Outcome
 from tests.support.config import reconfigure, settings

@@ -6,9 +6,9 @@ import uuid
 
 import pytest
 
-from tagcrawl.apikeys import create_key
-from tagcrawl.extensions import db
-from tagcrawl.models import ApiKey, Crawl, WebhookDelivery
+from tagcrawl.accounts.apikeys import create_key
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import ApiKey, Crawl, WebhookDelivery
 from tagcrawl.webhooks import new_secret, sign, verify_signature
 
 from tests.support.webhook_receiver import Receiver

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.extensions import db
+from tagcrawl.core.extensions import db
 
 
 def empty_database(app) -> None:
@@ -44,7 +44,7 @@ def runner(app):
 
 @pytest.fixture
 def api_key(app):
-    from tagcrawl.apikeys import create_key
+    from tagcrawl.accounts.apikeys import create_key
 
     with app.app_context():
         _row, key, _secret = create_key("tests")

@@ -2,7 +2,7 @@
 dicts (``{"QUIET_MS": 400}``) and turn them into the service's typed settings here."""
 from __future__ import annotations
 
-from tagcrawl.settings import Settings
+from tagcrawl.core.settings import Settings
 
 
 def settings(config) -> Settings:
@@ -13,7 +13,7 @@ def settings(config) -> Settings:
 
 def reconfigure(app, overrides: dict) -> None:
     """Give a test's ``app`` new settings (the app's ``Settings`` is frozen: it is replaced)."""
-    from tagcrawl.settings import SETTINGS_KEY, settings_of
+    from tagcrawl.core.settings import SETTINGS_KEY, settings_of
 
     app.extensions[SETTINGS_KEY] = settings_of(app).replace(**overrides)
     app.config.update(overrides)

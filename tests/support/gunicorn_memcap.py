@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import resource
 
-from tagcrawl.gunicorn_conf import *  # noqa: F401,F403  (the shipped settings)
-from tagcrawl.gunicorn_conf import post_worker_init as _shipped_post_worker_init
+from tagcrawl.runtime.gunicorn_conf import *  # noqa: F401,F403  (the shipped settings)
+from tagcrawl.runtime.gunicorn_conf import post_worker_init as _shipped_post_worker_init
 
 
 def _vm_size_bytes() -> int:

@@ -20,7 +20,7 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """``gunicorn -c python:tagcrawl.gunicorn_conf wsgi:app`` in a subprocess.
+    """``gunicorn -c python:tagcrawl.runtime.gunicorn_conf wsgi:app`` in a subprocess.
 
     Args:
         env: extra environment (DATABASE_URL, TAGCRAWL_*).
@@ -29,7 +29,7 @@ class Gunicorn:
     """
 
     def __init__(self, env: dict, workers: int = 1, threads: int = 2,
-                 config: str = "python:tagcrawl.gunicorn_conf"):
+                 config: str = "python:tagcrawl.runtime.gunicorn_conf"):
         self.config = config
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"

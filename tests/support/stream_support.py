@@ -17,8 +17,8 @@ from datetime import datetime, timezone
 import pytest
 
 from tagcrawl import create_app
-from tagcrawl.extensions import db
-from tagcrawl.models import StreamEvent
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import StreamEvent
 
 URL = "/stream/api/v1"
 ORIGIN = "https://shop.example.com"
@@ -60,7 +60,7 @@ def stream_app(app):
 @pytest.fixture
 def issued(app):
     """Token string of customer ``acme`` (whitelist shop.example.com, *.acme.test)."""
-    from tagcrawl.stream.registry import issue_token
+    from tagcrawl.stream.tenants import issue_token
 
     with app.app_context():
         return issue_token("acme", ["shop.example.com", "*.acme.test"]).token

@@ -1,7 +1,7 @@
 """TC strings built bit by bit (this module holds no test): valid core segments
 of any shape, including the hostile ones no CMP writes (a range section of
 ``1..65535`` repeated, a bitfield of 65,535 set bits), for the bounds of
-``tagcrawl/compliance/tcf.py``.
+``tagcrawl/engine/compliance/tcf.py``.
 
 Layout: "IAB Tech Lab - Consent string and vendor list formats v2", section
 "TC String Format" (core segment; every field big-endian).

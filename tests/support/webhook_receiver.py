@@ -85,7 +85,7 @@ def table_resolver(table: dict):
     """A resolver for ``webhooks.transport.post`` from a table (name -> successive
     answers, the last one repeated), counting its calls per name in ``.calls``;
     a name not in the table does not resolve."""
-    from tagcrawl.egress.policy import Unresolvable
+    from tagcrawl.engine.egress.policy import Unresolvable
 
     calls: dict[str, int] = {}
 

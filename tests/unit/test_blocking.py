@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.browser.blocking import SHORT_PAGE_CHARS, classify
+from tagcrawl.engine.blocking import SHORT_PAGE_CHARS, classify
 
 
 def probe(title="", html="", text="", length=None, captchas=(), fields=0):

@@ -14,11 +14,11 @@ from marshmallow import ValidationError, fields
 
 from tagcrawl import create_app
 from tagcrawl.crawl.screenshots import save_screenshot, screenshot_base
-from tagcrawl.edge import json_object
-from tagcrawl.schemas import CappedList, CrawlRequestSchema, canonical_token, replace_lone_surrogates
-from tagcrawl.settings import Settings
+from tagcrawl.web.edge import json_object
+from tagcrawl.core.schemas import CappedList, CrawlRequestSchema, canonical_token, replace_lone_surrogates
+from tagcrawl.core.settings import Settings
 from tagcrawl.stream.events import ID_MAX, decode_cursor, encode_cursor
-from tagcrawl.types import RULES_MAX
+from tagcrawl.core.types import RULES_MAX
 
 TOKEN = "0f8fad5b-d9cb-469f-a165-70867728950e"
 
@@ -104,9 +104,9 @@ def test_cursor_positions_round_trip_and_clamp():
 @pytest.fixture
 def sqlite_events():
     """An app on in-memory SQLite with three events and an all-customers key."""
-    from tagcrawl.apikeys import create_key
-    from tagcrawl.extensions import db
-    from tagcrawl.models import StreamEvent
+    from tagcrawl.accounts.apikeys import create_key
+    from tagcrawl.core.extensions import db
+    from tagcrawl.core.models import StreamEvent
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "TESTING": True})
     base = datetime(2024, 5, 1, tzinfo=timezone.utc)

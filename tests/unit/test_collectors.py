@@ -3,9 +3,9 @@ and target setup to every collector, and one failing collector stops neither
 the hub nor the others (tracker-radar-collector's rule)."""
 from concurrent.futures import Future
 
-from tagcrawl.browser.capture import NetworkCapture
-from tagcrawl.collectors import standard
-from tagcrawl.collectors.base import Collector
+from tagcrawl.engine.capture.hub import NetworkCapture
+from tagcrawl.engine.collectors import standard
+from tagcrawl.engine.collectors.base import Collector
 from tagcrawl.crawl.steps import SEQUENCE
 from tagcrawl.crawl.timing import PHASES
 

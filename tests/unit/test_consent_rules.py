@@ -5,7 +5,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from tagcrawl.browser.consent_rules import (
+from tagcrawl.engine.consent.rules import (
     ACCEPT_PHRASES, AGE_GATE_WORDS, CMPS, CONSENT_WORDS, LANGUAGES, NEVER_WORDS,
 )
 

@@ -1,17 +1,17 @@
-"""Consent signals decoded (tagcrawl/compliance/signals.py), cookie vendors
-(tagcrawl/vendors/cookies.py), phases (compliance/report.py) and Consent
+"""Consent signals decoded (tagcrawl/engine/compliance/signals.py), cookie vendors
+(tagcrawl/engine/vendors/cookies.py), phases (engine/compliance/report.py) and Consent
 validation rules (crawl/rules.py): no browser."""
 from __future__ import annotations
 
 import pytest
 
-from tagcrawl.compliance import report, signals
+from tagcrawl.engine.compliance import report, signals
 from tagcrawl.crawl.report import CrawlReport, MarketingPixel
-from tagcrawl.schemas import CrawlResponseSchema
+from tagcrawl.core.schemas import CrawlResponseSchema
 from tagcrawl.crawl.rules import evaluate_rules
-from tagcrawl.vendors import find_vendor
-from tagcrawl.vendors.cookies import COOKIE_VENDORS, cookie_vendor_key
-from tagcrawl.vendors.types import Hit
+from tagcrawl.engine.vendors import find_vendor
+from tagcrawl.engine.vendors.cookies import COOKIE_VENDORS, cookie_vendor_key
+from tagcrawl.engine.vendors.types import Hit
 
 
 @pytest.mark.parametrize("gcs, ad, analytics", [("G100", "denied", "denied"), ("G101", "denied", "granted"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 
-from tagcrawl.truncation import CONSENT_STRING_MAX, cut
-from tagcrawl.vendors.matcher import MAX_HITS
+from tagcrawl.core.truncation import CONSENT_STRING_MAX, cut
+from tagcrawl.engine.vendors.matcher import MAX_HITS
 
 from tests.support import peak_rss
 
@@ -18,8 +18,8 @@ SETUP = """
 import base64, gzip, json
 import brotli
 from tests.support.peak_rss import in_this_process
-from tagcrawl.compliance import signals
-from tagcrawl.vendors import Request, decode, encodings, match_request
+from tagcrawl.engine.compliance import signals
+from tagcrawl.engine.vendors import Request, decode, encodings, match_request
 K = 1024
 gpp = "DBABTA" + "~ab" * (7 * K * K)                        # 20 MB, 7 million sections
 sections = list(range(100_000))

@@ -8,16 +8,16 @@ import threading
 
 import pytest
 
-from tagcrawl.egress.chrome import (
+from tagcrawl.engine.egress.chrome import (
     CONTAINMENT_SWITCHES,
     chrome_args,
     context_proxy,
     policy_for,
 )
-from tagcrawl.egress.policy import EgressPolicy, EgressRefused, Unresolvable
-from tagcrawl.egress.rules import parse_rules, split_rules
-from tagcrawl.egress.server import EgressServer
-from tagcrawl.egress.status import egress_error
+from tagcrawl.engine.egress.policy import EgressPolicy, EgressRefused, Unresolvable
+from tagcrawl.engine.egress.rules import parse_rules, split_rules
+from tagcrawl.engine.egress.server import EgressServer
+from tagcrawl.engine.egress.status import egress_error
 from tests.support.config import settings
 
 FIXTURE_RULES = "MAP * 127.0.0.1:8443, EXCLUDE localhost"
@@ -282,7 +282,7 @@ def test_the_shared_proxy_command_serves_on_its_port_and_stops_on_sigterm(origin
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "tagcrawl.egress", "--listen", f"127.0.0.1:{port}",
+    proc = subprocess.Popen([sys.executable, "-m", "tagcrawl.engine.egress", "--listen", f"127.0.0.1:{port}",
                              "--host-resolver-rules", f"MAP *.example 127.0.0.1:{origin}"],
                             stdout=subprocess.PIPE, text=True)
     try:

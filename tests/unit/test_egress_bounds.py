@@ -3,7 +3,7 @@ bounded buffers"): backpressure both ways, the stall timeout, the per-instance
 budget, the request cap; and what a chained upstream proxy is sent
 (``CONNECT ip:port``, SNI intact), and the port of a ``MAP`` rule without one.
 
-The memory tests run the proxy as ``python -m tagcrawl.egress`` and read its
+The memory tests run the proxy as ``python -m tagcrawl.engine.egress`` and read its
 ``/proc/<pid>/status``: the issue this answers saw a client that reads nothing
 take that process from 54 MB to 8.4 GB in 20 s.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tagcrawl.egress.flow import Limits
-from tagcrawl.egress.policy import EgressPolicy
-from tagcrawl.egress.rules import parse_rules
-from tagcrawl.egress.server import EgressServer
+from tagcrawl.engine.egress.flow import Limits
+from tagcrawl.engine.egress.policy import EgressPolicy
+from tagcrawl.engine.egress.rules import parse_rules
+from tagcrawl.engine.egress.server import EgressServer
 from tests.support import memory
 from tests.support.egress_peers import EndlessOrigin, Push, SinkOrigin
 from tests.support.web.proxy import RecordingProxy
@@ -53,14 +53,14 @@ def endless():
 
 @pytest.fixture
 def proxy_process():
-    """Start ``python -m tagcrawl.egress`` with a 3 s stall timeout; yields ``start(rules) -> (pid, port)``."""
+    """Start ``python -m tagcrawl.engine.egress`` with a 3 s stall timeout; yields ``start(rules) -> (pid, port)``."""
     procs = []
 
     def start(rules: str) -> tuple[int, int]:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        proc = subprocess.Popen([sys.executable, "-m", "tagcrawl.egress", "--listen", f"127.0.0.1:{port}",
+        proc = subprocess.Popen([sys.executable, "-m", "tagcrawl.engine.egress", "--listen", f"127.0.0.1:{port}",
                                  "--host-resolver-rules", rules, "--stall-timeout", "3"],
                                 stdout=subprocess.PIPE, text=True)
         procs.append(proc)

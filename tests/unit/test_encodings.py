@@ -19,7 +19,7 @@ from urllib.parse import quote
 import brotli
 import pytest
 
-from tagcrawl.vendors import (
+from tagcrawl.engine.vendors import (
     Request,
     decode,
     encodings,

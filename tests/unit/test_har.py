@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from tagcrawl.har import build_har, pixels_by_page, requests_by_page
-from tagcrawl.har.read import HarError
-from tagcrawl.har.write import REDACTED
-from tagcrawl.vendors import Request, match_requests, pixels_from_hits
+from tagcrawl.engine.har import build_har, pixels_by_page, requests_by_page
+from tagcrawl.engine.har.read import HarError
+from tagcrawl.engine.har.write import REDACTED
+from tagcrawl.engine.vendors import Request, match_requests, pixels_from_hits
 
 from tests.support.vendor_cases import HEX32, META_ID, PHC, SEG_KEY, TT, basic
 

@@ -1,5 +1,5 @@
 """The HAR reader's bounds and one-line errors (issue 24: ``"pages": 5`` was a
-raw traceback).  Bounds and messages: ``tagcrawl/har/read.py``, docs/har.md;
+raw traceback).  Bounds and messages: ``tagcrawl/engine/har/read.py``, docs/har.md;
 the CLI's exit status and output: tests/db/test_caller_bounds_db.py."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tagcrawl.har.read import (MAX_BODY_CHARS, MAX_ENTRIES, MAX_HEADERS, MAX_JSON_CONTAINERS, MAX_URL_CHARS, HarError,
+from tagcrawl.engine.har.read import (MAX_BODY_CHARS, MAX_ENTRIES, MAX_HEADERS, MAX_JSON_CONTAINERS, MAX_URL_CHARS, HarError,
                                classify_har, load_har, pixels_by_page, requests_by_page)
 
 META = "https://www.facebook.com/tr/?id=123456789012345&ev=PageView"
@@ -116,7 +116,7 @@ def test_out_of_memory_while_parsing_is_a_har_error_not_a_traceback(tmp_path):
     path.write_bytes(b'{"log": {"entries": [], "x": "\xf0\x9f\x98\x80' + b"a" * 40_000_000 + b'"}}')
     script = textwrap.dedent(f"""
         import resource, sys
-        from tagcrawl.har.read import HarError, classify_har
+        from tagcrawl.engine.har.read import HarError, classify_har
         raw = open({str(path)!r}, "rb").read()
         size = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmSize:"))
         resource.setrlimit(resource.RLIMIT_AS, (size * 1024 + 96 * 1024 * 1024, resource.RLIM_INFINITY))

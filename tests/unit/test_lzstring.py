@@ -1,4 +1,4 @@
-"""tagcrawl's lz-string decoder (tagcrawl/vendors/lzstring.py) against the real npm
+"""tagcrawl's lz-string decoder (tagcrawl/engine/vendors/lzstring.py) against the real npm
 package (lz-string 1.5.0, pinned in tests/support/web/npm, run with node): texts
 compressed by the package decode to themselves, and arbitrary or damaged streams
 decode to what the package's own ``decompressFrom...`` gives.  Also its bounds:
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tagcrawl.vendors import budget, encodings, lzstring
+from tagcrawl.engine.vendors import budget, encodings, lzstring
 
 from tests.support.web import npm_cdn
 

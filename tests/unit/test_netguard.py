@@ -1,4 +1,4 @@
-"""The SSRF guard (``tagcrawl.netguard.url_refusal``), without a browser.
+"""The SSRF guard (``tagcrawl.core.netguard.url_refusal``), without a browser.
 
 Hosts are read the way Chrome reads them (numeric IPv4 forms, percent
 escapes, full-width characters, backslashes), so that no spelling of an
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tagcrawl.netguard import address_reason, canonical_host, url_refusal
+from tagcrawl.core.netguard import address_reason, canonical_host, url_refusal
 
 REFUSED = {
     # loopback

@@ -17,7 +17,7 @@ import pytest
 from schemathesis.specs.openapi.definitions import OPENAPI_31
 
 from tagcrawl import __version__, create_app
-from tagcrawl.openapi import build_spec
+from tagcrawl.web.openapi import build_spec
 
 #: Routes that are not API operations.
 UNDOCUMENTED = {"static", "docs.asset", "docs.init_js"}
@@ -90,7 +90,7 @@ def test_error_responses_are_documented(doc, method, path, statuses):
 
 
 def test_429_is_documented_exactly_on_the_rate_limited_operations(docs_app, doc):
-    from tagcrawl.ratelimits import OWN_LIMIT_BLUEPRINTS
+    from tagcrawl.web.ratelimits import OWN_LIMIT_BLUEPRINTS
 
     limited = {endpoint for endpoint, view in docs_app.view_functions.items() if getattr(view, "rate_limit", None)}
     limited.add("stream.ingest")  # its own per-token limit (ratelimits.check_stream_limit)
@@ -132,9 +132,9 @@ def test_validation_error_component_is_the_detail_list(doc):
 def test_real_answers_validate_against_their_components(docs_app, doc):
     """Bodies the service builds validate against the documented schemas."""
     from tagcrawl.crawl.report import CrawlReport
-    from tagcrawl.schemas import CrawlResponseSchema
+    from tagcrawl.core.schemas import CrawlResponseSchema
     from tagcrawl.stream.events import FIELDS
-    from tagcrawl.vendors import catalog_listing
+    from tagcrawl.engine.vendors import catalog_listing
 
     crawl = CrawlResponseSchema().dump(CrawlReport(session_id=str(uuid.uuid4()), url="https://shop.example/"))
     crawl.update(timeTaken=12, error={"error": True, "message": "x"}, message="x",
@@ -152,7 +152,7 @@ def test_real_answers_validate_against_their_components(docs_app, doc):
 
 
 def test_document_is_built_once_per_app(docs_app):
-    from tagcrawl.openapi import document
+    from tagcrawl.web.openapi import document
 
     assert document(docs_app) is document(docs_app)
     assert build_spec(docs_app) == document(docs_app)

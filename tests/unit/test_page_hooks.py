@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import time
 
-from tagcrawl.browser.activity import Activity
-from tagcrawl.browser.driver_factory import chrome_options
-from tagcrawl.browser.hooks import MAX_MESSAGE_CHARS, PageHooks, timer_update
-from tagcrawl.browser.stealth import launch_user_agent
+from tagcrawl.engine.capture.activity import Activity
+from tagcrawl.engine.chrome.driver_factory import chrome_options
+from tagcrawl.engine.capture.hooks import MAX_MESSAGE_CHARS, PageHooks, timer_update
+from tagcrawl.engine.identity.stealth import launch_user_agent
 from tests.support.config import settings
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tagcrawl.browser.emulation import country_locale, page_setup_commands, proxy_for
+from tagcrawl.engine.identity.emulation import country_locale, page_setup_commands, proxy_for
 
 
 @pytest.mark.parametrize("template,country,expected", [

@@ -12,21 +12,21 @@ from concurrent.futures import Future
 
 import pytest
 
-from tagcrawl import truncation
-from tagcrawl.browser.capture import NetworkCapture
-from tagcrawl.browser.consent_signals import bounded, notes
-from tagcrawl.collectors.datalayer import DataLayerCollector
-from tagcrawl.collectors.network import NetworkCollector
+from tagcrawl.core import truncation
+from tagcrawl.engine.capture.hub import NetworkCapture
+from tagcrawl.engine.consent.signals import bounded, notes
+from tagcrawl.engine.collectors.datalayer import DataLayerCollector
+from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.crawl.report import CrawlReport
 from tagcrawl.crawl.report_caps import MIN_REPORT_BYTES, cap_response
 from tagcrawl.crawl.rules import evaluate_rules, evaluate_rules_until
 from tagcrawl.crawl.service import CrawlOutcome
-from tagcrawl.compliance import report as compliance
-from tagcrawl.vendors import Hit, Request, match_within, pixels_from_hits
-from tagcrawl.vendors import bounded as bounded_matching
-from tagcrawl.vendors import request_context
-from tagcrawl.vendors.request_context import RequestContext, candidates, own_entries
-from tagcrawl.vendors import CATALOG
+from tagcrawl.engine.compliance import report as compliance
+from tagcrawl.engine.vendors import Hit, Request, match_within, pixels_from_hits
+from tagcrawl.engine.vendors import bounded as bounded_matching
+from tagcrawl.engine.vendors import request_context
+from tagcrawl.engine.vendors.request_context import RequestContext, candidates, own_entries
+from tagcrawl.engine.vendors import CATALOG
 from tests.unit.test_collectors import FakeCDP, _attach
 
 MARKED = re.compile(r"…\[truncated ([0-9]+) chars\]\Z")
@@ -178,7 +178,7 @@ def test_matching_stops_at_the_deadline_and_says_how_far_it_got():
 
 
 def bounded_matching_compiled():
-    from tagcrawl.vendors import _COMPILED
+    from tagcrawl.engine.vendors import _COMPILED
     return _COMPILED
 
 

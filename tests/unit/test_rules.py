@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 from tagcrawl.crawl import rules as rules_mod
 from tagcrawl.crawl.rules import (CONDITIONS, RULE_TYPES, evaluate_rule,
                                   evaluate_rules, pattern_matches, to_text)
-from tagcrawl.vendors.types import Hit
+from tagcrawl.engine.vendors.types import Hit
 
 try:
-    from tagcrawl.vendors import find_vendor as real_find_vendor
+    from tagcrawl.engine.vendors import find_vendor as real_find_vendor
 except ImportError:  # catalog not written yet
     real_find_vendor = None
 
 needs_catalog = pytest.mark.skipif(real_find_vendor is None,
-                                   reason="tagcrawl.vendors.find_vendor not available yet")
+                                   reason="tagcrawl.engine.vendors.find_vendor not available yet")
 
 
 def fb(event="PageView", account="123456", **params):
@@ -445,7 +445,7 @@ def test_random_inputs_never_raise(rs, hits, cookies, datalayer, succeeded):
 
 def test_pixel_rules_check_beacons_and_fall_back_to_library_loads():
     from tagcrawl.crawl.rules import evaluate_rules
-    from tagcrawl.vendors.types import Hit
+    from tagcrawl.engine.vendors.types import Hit
 
     library = Hit("facebook", "Meta Pixel", "1234567890123456", None, transport="script")
     beacon = Hit("facebook", "Meta Pixel", "1234567890123456", "PageView", transport="image")

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from tagcrawl.errors import ApiError
-from tagcrawl.schemas import StreamEventRequestSchema, json_bounds_problem
-from tagcrawl.edge import read_capped as read_body  # the one capped reader, shared with the crawl API
-from tagcrawl.stream.body import check_content_type, format_errors, parse_object, validate_event
+from tagcrawl.core.errors import ApiError
+from tagcrawl.core.schemas import StreamEventRequestSchema, json_bounds_problem
+from tagcrawl.web.edge import read_capped as read_body  # the one capped reader, shared with the crawl API
+from tagcrawl.web.stream_body import check_content_type, format_errors, parse_object, validate_event
 
 
 def _environ(data: bytes, length: str | None = None, terminated: bool = False) -> dict:
@@ -178,7 +178,7 @@ def test_head_cached_url_gives_marshmallows_verdict(value):
     """HeadCachedURL (memoized head + tail pattern) == marshmallow's URL validator, for any input."""
     from marshmallow import ValidationError, validate
 
-    from tagcrawl.schemas.common import HeadCachedURL
+    from tagcrawl.core.schemas.common import HeadCachedURL
 
     options = {"relative": False, "absolute": True, "schemes": {"http", "https"}, "require_tld": False}
     verdicts = []
@@ -197,6 +197,6 @@ def test_head_cached_url_gives_marshmallows_verdict(value):
     "https://user:pw@example.com/", "http://[::1]:8000/x", "https://bücher.example/ü",
 ])
 def test_head_cached_url_accepts_real_urls(value):
-    from tagcrawl.schemas.common import HeadCachedURL
+    from tagcrawl.core.schemas.common import HeadCachedURL
 
     assert HeadCachedURL(schemes={"http", "https"}, require_tld=False)(value) == value

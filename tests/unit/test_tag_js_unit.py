@@ -3,8 +3,8 @@ table is the catalog, and the minifier keeps what it must.  Served:
 tests/db/test_tag_js_db.py; end to end in Chrome: tests/browser/test_tag_js.py."""
 from __future__ import annotations
 
-from tagcrawl.stream.tagjs import compress, expand, library_load, minify, render, rendered, vendor_table
-from tagcrawl.vendors import CATALOG
+from tagcrawl.stream.tag.build import compress, expand, library_load, minify, render, rendered, vendor_table
+from tagcrawl.engine.vendors import CATALOG
 
 
 def test_tag_is_rendered_once_per_process():

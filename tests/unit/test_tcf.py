@@ -1,4 +1,4 @@
-"""The TC string decoder (tagcrawl/compliance/tcf.py) against the IAB's
+"""The TC string decoder (tagcrawl/engine/compliance/tcf.py) against the IAB's
 published example and against strings made by the IAB's own encoder
 (@iabtcf/core, run with node on the pinned npm package)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tagcrawl.compliance import tcf
+from tagcrawl.engine.compliance import tcf
 
 from tests.support import peak_rss
 from tests.support.tc_strings import MAX_ID, core, range_bomb
@@ -164,9 +164,9 @@ def test_strings_built_bit_by_bit_decode_as_the_iab_decoder_decodes_them(iab_dec
 # Every path a TC string from a page or a stream client takes, as the Collect step and the stream call them.
 BOMB_SETUP = """
 from tests.support.tc_strings import range_bomb
-from tagcrawl.compliance import report
+from tagcrawl.engine.compliance import report
 from tagcrawl.stream.normalize import decoded_consent
-from tagcrawl.vendors import Request, match_requests, pixels_from_hits
+from tagcrawl.engine.vendors import Request, match_requests, pixels_from_hits
 bomb = range_bomb()
 """
 BOMB_WORK = """

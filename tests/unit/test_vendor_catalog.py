@@ -1,4 +1,4 @@
-"""Tests of the vendor catalog (tagcrawl.vendors)."""
+"""Tests of the vendor catalog (tagcrawl.engine.vendors)."""
 from __future__ import annotations
 
 import json
@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tagcrawl.vendors import (
+from tagcrawl.engine.vendors import (
     CATALOG, CATEGORIES, Request, browser_patterns, catalog_listing, find_vendor, match_request,
     match_requests, normalise_id, pixels_from_hits, vendor_key_for,
 )
-from tagcrawl.vendors import decode, ids
-from tagcrawl.vendors.types import Hit
+from tagcrawl.engine.vendors import decode, ids
+from tagcrawl.engine.vendors.types import Hit
 
 from tests.support.vendor_cases import ANY, HEX32, MALFORMED, META_ID, NEGATIVE, POSITIVE, UUID
 

@@ -11,15 +11,15 @@ from urllib.parse import quote
 import pytest
 
 from tagcrawl.crawl.rules import evaluate_rules
-from tagcrawl.vendors import (
+from tagcrawl.engine.vendors import (
     _COMPILED,
     Request,
     find_vendor,
     match_request,
     pixels_from_hits,
 )
-from tagcrawl.vendors.matcher import _match_one
-from tagcrawl.vendors.request_context import RequestContext
+from tagcrawl.engine.vendors.matcher import _match_one
+from tagcrawl.engine.vendors.request_context import RequestContext
 
 from tests.support.vendor_cases import POSITIVE, Case
 

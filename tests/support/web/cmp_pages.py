@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tagcrawl.browser.consent_rules_cmps import CMPS
+from tagcrawl.engine.consent.cmps import CMPS
 
 from ..cmp_cases import BLOCK_STATUS, CMP_CASES, LANGUAGE_BANNERS, CmpCase, LanguageBanner
 

@@ -50,7 +50,7 @@ def main() -> int:
     key = subprocess.run(flask + ["keys", "create", "demo"], env=env, check=True, capture_output=True,
                          text=True).stdout.strip().splitlines()[-1]
     print(f"== starting the service on http://127.0.0.1:{PORT}", flush=True)
-    service = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.gunicorn_conf", "wsgi:app"],
+    service = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:tagcrawl.runtime.gunicorn_conf", "wsgi:app"],
                                env=env)
     try:
         base = f"http://127.0.0.1:{PORT}"

@@ -1,0 +1,37 @@
+"""flask CLI group ``webhooks``: deliveries of asynchronous crawls (list, redeliver)."""
+from __future__ import annotations
+
+import click
+from flask.cli import AppGroup
+
+from tagcrawl.core.extensions import db
+from tagcrawl.core.settings import current_settings
+
+webhooks = AppGroup("webhooks", help="Webhook deliveries of asynchronous crawls.")
+
+
+@webhooks.command("redeliver")
+@click.argument("delivery_id")
+def webhooks_redeliver(delivery_id: str) -> None:
+    """Send delivery DELIVERY_ID again now; prints the attempt's outcome."""
+    from tagcrawl.webhooks.delivery import redeliver
+
+    try:
+        record = redeliver(delivery_id, current_settings())
+    except LookupError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{delivery_id}: {record.status_code or record.error} in {record.duration_ms} ms")
+
+
+@webhooks.command("list")
+@click.option("--status", type=click.Choice(["pending", "delivered", "failed"]), default=None)
+def webhooks_list(status: str | None) -> None:
+    """List deliveries: id, status, attempts, last status code, URL."""
+    from tagcrawl.core.models import WebhookDelivery
+
+    query = db.select(WebhookDelivery).order_by(WebhookDelivery.created_at.desc()).limit(200)
+    if status:
+        query = query.filter_by(status=status)
+    for row in db.session.scalars(query):
+        last = row.attempt_log[-1].status_code if row.attempt_log else "-"
+        click.echo(f"{row.id}\t{row.status}\t{row.attempts}\t{last}\t{row.url}")

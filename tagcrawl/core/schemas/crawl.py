@@ -1,0 +1,140 @@
+"""Crawl side, spec 2.1-2.4: the CrawlRequest and CrawlResponse schemas."""
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, validate, validates_schema
+
+from tagcrawl.core.schemas.coded import CodedSchema
+from tagcrawl.core.schemas.crawl_consent import capped, kept
+from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, TEXT_MAX, URL_MAX
+from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentModeStateSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
+                            MarketingPixelSchema, PixelTcfSchema, TcfSignalSchema, TcfSummarySchema)
+from tagcrawl.core.schemas.common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
+                     CappedList, HttpUrl, StrictBoolean, validate_country, validate_uuid4)
+from tagcrawl.core.types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
+
+
+class OptionsSchema(CodedSchema):
+    """Spec 2.2 Options.  Every field optional and nullable."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    screenShots = StrictBoolean(allow_none=True, load_default=False)
+    byPassConsent = StrictBoolean(allow_none=True, load_default=True)
+    country = fields.String(allow_none=True, load_default=None, validate=validate_country,
+                            metadata={"pattern": COUNTRY_PATTERN})
+    proxy = StrictBoolean(allow_none=True, load_default=True)
+    webhook = StrictBoolean(allow_none=True, load_default=False)
+    consentAction = fields.String(
+        allow_none=True, load_default=None, validate=validate.OneOf(["accept", "reject", "none"]),
+        metadata={"enum": ["accept", "reject", "none", None],
+                  "description": "What to do with a consent banner: `accept`, `reject` (the refuse button, through "
+                                 "a second layer if needed) or `none` (report it, click nothing). Absent or null: "
+                                 "`byPassConsent` true means `accept`, false means `none`."})
+
+
+class ValidationRuleSchema(CodedSchema):
+    """Spec 2.3 ValidationRule; semantics in ``crawl/rules.py``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    rule_id = fields.UUID(required=True, validate=validate_uuid4)
+    vendor = fields.String(required=True, validate=validate.Length(max=STRING_MAX, error=TOO_LONG_MSG))
+    # key and value are patterns (or a dataLayer path): PATTERN_MAX characters.
+    key = fields.String(required=True, validate=validate.Length(max=PATTERN_MAX, error=TOO_LONG_MSG))
+    value = fields.String(required=True, validate=validate.Length(max=PATTERN_MAX, error=TOO_LONG_MSG))
+    condition = fields.String(allow_none=True, load_default="OR",
+                              validate=validate.OneOf(CONDITIONS, error=CONDITION_MSG))
+    rule_type = fields.String(allow_none=True, load_default="Pixel",
+                              validate=validate.OneOf(RULE_TYPES, error=RULE_TYPE_MSG))
+
+    @validates_schema
+    def _path_depth(self, data, **_kwargs):
+        """A DataLayer ``key`` has at most PATH_SEGMENTS_MAX dotted segments."""
+        if data.get("rule_type") == "DataLayer" and str(data.get("key", "")).count(".") >= PATH_SEGMENTS_MAX:
+            raise ValidationError(PATH_DEPTH_MSG, field_name="key")
+
+
+class CrawlRequestSchema(CodedSchema):
+    """Spec 2.1 CrawlRequest.  ``session_id`` must be present; null or a uuid4."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    url = HttpUrl(required=True)
+    session_id = fields.UUID(required=True, allow_none=True, validate=validate_uuid4)
+    user = fields.Dict(allow_none=True, load_default=None)
+    options = fields.Nested(OptionsSchema, allow_none=True, load_default=None)
+    validationRules = CappedList(fields.Nested(ValidationRuleSchema), RULES_MAX, allow_none=True, load_default=None)
+
+
+class ButtonAttributesSchema(Schema):
+    button_text = fields.String(allow_none=True, required=True, metadata={"description": capped(TEXT_MAX)})
+    consent_banner = fields.Boolean(required=True)
+    error_message = fields.String(allow_none=True, required=True,
+                                  validate=validate.OneOf(["recaptcha", "accessDenied"]))
+
+
+class ValidationResultSchema(Schema):
+    rule_id = fields.UUID(required=True)
+    success = fields.Boolean(required=True)
+
+
+class ScreenShotUrlsSchema(Schema):
+    """Where the two screenshots are: absolute with ``SCREENSHOT_URL`` or ``PUBLIC_URL``, else a path on this
+    service (``/screenshots/<name>``); never from the request's ``Host`` (``crawl/screenshots.py``)."""
+
+    screenShotBefore = fields.String(required=True, attribute="before")
+    screenShotAfter = fields.String(required=True, attribute="after")
+
+
+class ErrorMessageSchema(Schema):
+    """Spec ErrorMessage: ``{"error": true, "message": "..."}``."""
+
+    error = fields.Boolean(required=True)
+    message = fields.String(required=True)
+
+
+class HealthCheckResponseSchema(Schema):
+    status = fields.Integer(required=True)
+
+
+MESSAGE_DOC = (
+    "A note: an unverified consent click, the error's message, a collector that failed, and what the crawl had to "
+    "leave out or cut: `deadline reached while matching: 37 of 150 requests matched`, `decode budget of 16 MiB "
+    "reached: …`, `deadline reached while evaluating rules: …`, `report truncated (docs/api.md): <paths>`, "
+    "`answer larger than <n> bytes, shrunk: <paths>` (docs/api.md). Sentences are separated by `; `. "
+    f"At most {MESSAGE_MAX} characters.")
+
+
+class CrawlResponseSchema(Schema):
+    """Spec 2.4 CrawlResponse.  ``timeTaken`` is milliseconds.  Dumps a
+    ``crawl.report.CrawlReport`` (snake_case attributes); the fields are
+    declared in the order of the JSON answer.  The whole answer is at most
+    ``REPORT_MAX_BYTES`` of JSON (default 2 MiB; docs/api.md "Truncated values")."""
+
+    sessionId = fields.UUID(allow_none=True, attribute="session_id")
+    url = fields.String(allow_none=True, metadata={"description": capped(URL_MAX)})
+    success = fields.Boolean(dump_default=False)
+    button = fields.Nested(ButtonAttributesSchema, allow_none=True)
+    marketingPixels = fields.List(fields.Nested(MarketingPixelSchema), allow_none=True, attribute="marketing_pixels",
+                                  metadata={"description": kept(LIST_MAX), "maxItems": LIST_MAX})
+    cookiesBefore = fields.Integer(allow_none=True, attribute="cookies_before")
+    cookiesAfter = fields.Integer(allow_none=True, attribute="cookies_after")
+    timeTaken = fields.Integer(allow_none=True, attribute="time_taken")
+    error = fields.Nested(ErrorMessageSchema, allow_none=True)
+    validationResults = fields.List(fields.Nested(ValidationResultSchema), allow_none=True,
+                                    attribute="validation_results")
+    screenShotUrls = fields.Nested(ScreenShotUrlsSchema, allow_none=True, attribute="screenshots")
+    message = fields.String(allow_none=True, metadata={"description": MESSAGE_DOC})
+    cookies = fields.List(fields.Nested(CookieSchema), allow_none=True, metadata={
+        "description": kept(LIST_MAX, "Every cookie at the end, with its consent phase."), "maxItems": LIST_MAX})
+    consent = fields.Nested(ConsentReportSchema, allow_none=True,
+                            metadata={"description": "Consent compliance summary."})
+
+
+class HTTPValidationErrorSchema(Schema):
+    """The 422 body: ``{"detail": [{"loc": [...], "msg": str, "type": str}]}``."""
+
+    detail = fields.List(fields.Nested("ValidationErrorItemSchema"), required=True)

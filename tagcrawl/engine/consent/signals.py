@@ -1,0 +1,110 @@
+"""Consent signals of every frame: IAB TCF, US Privacy and GPP, as the page's
+own CMP APIs report them (``consent_signals.js``), read after the consent step.
+
+Frames are walked through WebDriver like the consent scan (top document, then
+visible iframes, cross-site ones included, up to ``MAX_DEPTH`` levels and
+``MAX_FRAMES`` documents).
+
+What a page's API answers is bounded twice before it is kept: in the page
+(``consent_signals.js``: strings cut at ``truncation.CONSENT_STRING_MAX``
+characters with the truncation mark, ``applicableSections`` at
+``truncation.SECTIONS_MAX`` entries) and here, whatever the script returned
+(``bounded``), so a 20 MB ``tcString`` in 13 frames keeps 13 x 8 KiB.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from selenium.common.exceptions import WebDriverException
+
+from tagcrawl.core.truncation import CONSENT_STRING_MAX, SECTIONS_MAX, cap_json
+from tagcrawl.engine.chrome.driving import switch_frame
+
+log = logging.getLogger(__name__)
+
+SIGNALS_JS = Path(__file__).with_name("consent_signals.js").read_text()
+FRAMES_JS = "return Array.from(document.querySelectorAll('iframe,frame')).slice(0, 12);"
+MAX_DEPTH = 2
+MAX_FRAMES = 16
+#: How long one document's CMP API may take to call back (ms).
+API_TIMEOUT_MS = 500
+
+
+def collect_signals(driver) -> list[dict]:
+    """``[{"url", "tcf": {tcString, cmpId, eventStatus, gdprApplies} | None,
+    "usp": str | None, "gpp": {gppString, applicableSections[, applicableSectionsCount]}
+    | None}]``, one entry per document that defines at least one of the APIs,
+    each ``bounded``.  Never raises; leaves the driver on the top document."""
+    out: list[dict] = []
+    previous = None
+    try:
+        previous = driver.timeouts.script
+        driver.switch_to.default_content()
+        driver.set_script_timeout(API_TIMEOUT_MS / 1000.0 + 2)
+        _walk(driver, 0, out, [0])
+    except WebDriverException as exc:
+        log.debug("consent signals: %s", getattr(exc, "msg", None) or exc)
+    try:
+        driver.switch_to.default_content()
+        if previous is not None:
+            driver.set_script_timeout(previous)
+    except WebDriverException:
+        pass
+    return out
+
+
+def _walk(driver, depth: int, out: list, seen: list) -> None:
+    seen[0] += 1
+    try:
+        answer = bounded(driver.execute_async_script(SIGNALS_JS, API_TIMEOUT_MS, CONSENT_STRING_MAX, SECTIONS_MAX))
+    except WebDriverException:
+        answer = None
+    if answer and (answer.get("tcf") or answer.get("usp") or answer.get("gpp")):
+        out.append(answer)
+    if depth >= MAX_DEPTH:
+        return
+    try:
+        frames = driver.execute_script(FRAMES_JS) or []
+    except WebDriverException:
+        return
+    for frame in frames:
+        if seen[0] >= MAX_FRAMES:
+            return
+        try:
+            switch_frame(driver, frame)
+        except WebDriverException:
+            continue
+        try:
+            _walk(driver, depth + 1, out, seen)
+        finally:
+            driver.switch_to.parent_frame()
+
+
+def bounded(answer) -> dict | None:
+    """One document's answer (``consent_signals.js``) with every string cut at
+    ``CONSENT_STRING_MAX`` characters (the truncation mark) and at most
+    ``4 * SECTIONS_MAX`` values in all (``truncation.cap_json``); None when it
+    is not a dict.  A page that changed the builtins the script uses cannot
+    make more cross.  Work: O(the answer as received)."""
+    if not isinstance(answer, dict):
+        return None
+    gpp = answer.get("gpp")
+    sections = gpp.get("applicableSections") if isinstance(gpp, dict) else None
+    if isinstance(sections, list) and len(sections) > SECTIONS_MAX:  # the page defeated the script's cut
+        gpp["applicableSections"], gpp["applicableSectionsCount"] = sections[:SECTIONS_MAX], len(sections)
+    capped, _changed = cap_json(answer, CONSENT_STRING_MAX, nodes_max=4 * SECTIONS_MAX, depth_max=4)
+    return capped
+
+
+def notes(frames: list[dict]) -> list[str]:
+    """Sentences for the report's ``message`` on what the frames' answers lost
+    beyond cut strings (those carry the mark): ``applicableSections`` cut."""
+    out = []
+    for number, frame in enumerate(frames):
+        gpp = frame.get("gpp") if isinstance(frame, dict) else None
+        count = gpp.get("applicableSectionsCount") if isinstance(gpp, dict) else None
+        if isinstance(count, int) and not isinstance(count, bool):
+            out.append(f"consent signals: GPP applicableSections of frame {number} kept "
+                       f"{len(gpp.get('applicableSections') or [])} of {count}")
+    return out

@@ -1,0 +1,264 @@
+"""Bounded buffers of the egress proxy: per connection, per proxy instance, in time.
+
+proxy.py relays by queueing what it reads from one socket on the other
+connection's buffer (``TcpConnection.queue``), and by default it always reads:
+a receiver that reads slowly never slows the sender, and the buffer grows
+without limit.  Here each read is granted first (``Ledger.grant``), and
+``handler.EgressHandler`` / ``plugin.EgressPlugin`` stop watching a socket for
+reads while no grant is possible, so TCP's own flow control slows the sender:
+
+- **per connection and direction**: the queue towards the client (or the
+  upstream) holds at most ``Limits.conn_bytes``; a read is sized to the room
+  left, so the queue never passes the cap;
+- **per proxy instance** (``Budget``, one per ``EgressServer``: every route and
+  every crawl of the process): queued bytes plus requests held while being
+  parsed stay within ``Limits.total_bytes``.  When a read finds no room, the
+  connection holding the most is closed ("evicted"), so one page's stalled
+  connections cannot stop the others.  The proxy cannot tell crawls apart on
+  the shared direct route, so the per-instance cap is what bounds a crawl;
+- **in time**: a connection with bytes pending that moves none, in either
+  direction, for ``Limits.stall_s`` is closed (``Ledger.stalled``).
+
+Bytes the proxy makes itself (an error answer, a request re-built from a
+parsed one, a CONNECT to a chained proxy) are charged without a grant: at
+most one request's size (itself under ``conn_bytes``) per connection, until
+it drains.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from proxy.core.connection import TcpServerConnection
+from proxy.http.connection import HttpClientConnection
+
+from tagcrawl.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds; defaults and meaning in ``Settings`` (``egress_conn_buffer_bytes``,
+    ``egress_total_buffer_bytes``, ``egress_stall_timeout_s``).
+
+    Attributes:
+        conn_bytes: bytes queued per connection and direction, and the size of
+            a plain-http request the proxy holds whole while parsing it.
+        total_bytes: bytes queued or held by one proxy instance.
+        stall_s: seconds a connection with bytes pending may go without moving one.
+    """
+
+    conn_bytes: int
+    total_bytes: int
+    stall_s: float
+
+    @classmethod
+    def of(cls, settings: Settings | None = None) -> Limits:
+        """The limits of ``settings`` (the defaults when None)."""
+        settings = settings or Settings()
+        return cls(settings.egress_conn_buffer_bytes, settings.egress_total_buffer_bytes,
+                   settings.egress_stall_timeout_s)
+
+
+class Budget:
+    """Bytes held by one proxy instance's connections, and who holds them.
+
+    Thread-safe; each connection's thread charges its own ``Ledger``.
+    Attributes:
+        total: bytes charged now; ``peak``: the most ever charged.
+        evictions: connections closed because the budget was full.
+    """
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.total = 0
+        self.peak = 0
+        self.evictions = 0
+        self._ledgers: set[Ledger] = set()
+        self._evicting: Ledger | None = None
+        self._lock = threading.Lock()
+        self._gone = threading.Condition(self._lock)
+
+    def charge(self, delta: int) -> None:
+        """Add ``delta`` bytes (negative to release); never refused."""
+        with self._lock:
+            self.total += delta
+            self.peak = max(self.peak, self.total)
+
+    def reserve(self, want: int) -> int:
+        """Reserve up to ``want`` bytes for a read; returns what was reserved
+        (0 when the budget is full, after marking the largest holder for eviction)."""
+        with self._lock:
+            room = self.limits.total_bytes - self.total
+            if room <= 0:
+                self._evict()
+                return 0
+            granted = min(want, room)
+            self.total += granted
+            self.peak = max(self.peak, self.total)
+            return granted
+
+    def has_room(self) -> bool:
+        """True when the budget is not full; else marks the largest holder for eviction."""
+        if self.total < self.limits.total_bytes:
+            return True
+        with self._lock:
+            self._evict()
+        return False
+
+    def _evict(self) -> None:
+        # One at a time: nothing while the chosen connection is on its way out, so
+        # the O(connections) search runs once per eviction, not once per waiting read.
+        if self._evicting is not None:
+            return
+        victim = max(self._ledgers, key=lambda ledger: ledger.charged, default=None)
+        if victim is not None and victim.charged > 0:
+            victim.evicted = True
+            self._evicting = victim
+            self.evictions += 1
+            log.warning("egress proxy buffers full (%d bytes): closing the connection holding %d",
+                        self.total, victim.charged)
+
+    def register(self, ledger: Ledger) -> None:
+        with self._lock:
+            self._ledgers.add(ledger)
+
+    def unregister(self, ledger: Ledger) -> None:
+        with self._lock:
+            self._ledgers.discard(ledger)
+            self.total -= ledger.charged
+            ledger.charged = 0
+            if self._evicting is ledger:
+                self._evicting = None
+            self._gone.notify_all()
+
+    def wait_idle(self, timeout_s: float) -> bool:
+        """Wait until no connection is open (then ``total`` is 0); False after ``timeout_s``."""
+        with self._gone:
+            return self._gone.wait_for(lambda: not self._ledgers, timeout=timeout_s)
+
+
+class Ledger:
+    """What one client connection (and its upstream) holds; used by that
+    connection's thread only, except ``evicted`` (set by ``Budget``).
+
+    Attributes:
+        client, upstream: the counted connections (``upstream`` None until connected).
+        charged: bytes this connection has charged to the budget.
+        evicted: the budget chose this connection to close.
+    """
+
+    def __init__(self, budget: Budget):
+        self.budget = budget
+        self.limits = budget.limits
+        self.client: CountedClient | None = None
+        self.upstream: CountedServer | None = None
+        self.charged = 0
+        self.evicted = False
+        self.closed = False
+        self._held: dict[str, int] = {}
+        self._moved_at = time.monotonic()
+        budget.register(self)
+
+    def charge(self, delta: int) -> None:
+        if not self.closed and delta:
+            self.charged += delta
+            self.budget.charge(delta)
+
+    def moved(self) -> None:
+        """Bytes went out of (or into) a buffer: the connection is not stalled."""
+        self._moved_at = time.monotonic()
+
+    def hold(self, key: str, size: int) -> None:
+        """Bytes held outside the queues under ``key`` (a request being parsed) are now ``size``."""
+        self.charge(size - self._held.get(key, 0))
+        self._held[key] = size
+
+    def grant(self, towards: CountedClient | CountedServer | None, want: int) -> int:
+        """Bytes a read may take now (reserved in the budget; give them back with
+        ``release``): ``want`` at most, the room left in ``towards``' queue
+        (the connection the data will be queued on; None before it exists:
+        then the held request's room), and what the budget has left."""
+        pending = towards.pending if towards is not None else sum(self._held.values())
+        room = min(want, self.limits.conn_bytes - pending)
+        return self.budget.reserve(room) if room > 0 and not self.closed else 0
+
+    def may_read(self, towards: CountedClient | CountedServer | None) -> bool:
+        """True when a read would get a grant (without reserving one).  While
+        the budget is full, the largest holder is evicted to make room."""
+        pending = towards.pending if towards is not None else sum(self._held.values())
+        return pending < self.limits.conn_bytes and self.budget.has_room()
+
+    def release(self, granted: int) -> None:
+        if granted:
+            self.budget.charge(-granted)
+
+    def pending(self) -> int:
+        """Bytes queued both ways plus held."""
+        return sum(c.pending for c in (self.client, self.upstream) if c is not None) + sum(self._held.values())
+
+    def stalled(self) -> bool:
+        """Bytes pending and none moved for ``stall_s``."""
+        return self.pending() > 0 and time.monotonic() - self._moved_at > self.limits.stall_s
+
+    def close(self) -> None:
+        """Release everything charged (the connection is gone)."""
+        if not self.closed:
+            self.closed = True
+            self.budget.unregister(self)
+
+
+class _Counted:
+    """Mixin for proxy.py's ``TcpConnection``: charges queued bytes to a ``Ledger``."""
+
+    ledger: Ledger
+    pending: int = 0
+
+    def queue(self, mv: Any) -> None:
+        super().queue(mv)  # type: ignore[misc]
+        self.pending += len(mv)
+        self.ledger.charge(len(mv))
+
+    def flush(self, max_send_size: int | None = None) -> int:
+        sent = super().flush(max_send_size)  # type: ignore[misc]
+        if sent:
+            self.pending -= sent
+            self.ledger.charge(-sent)
+            self.ledger.moved()
+        return sent
+
+    def recv(self, buffer_size: int) -> Any:
+        data = super().recv(buffer_size)  # type: ignore[misc]
+        if data is not None:
+            self.ledger.moved()
+        return data
+
+    def discard(self) -> None:
+        """Drop what is queued (the peer will not take it)."""
+        self.buffer.clear()  # type: ignore[attr-defined]
+        self._num_buffer = 0
+        self.ledger.charge(-self.pending)
+        self.pending = 0
+
+
+class CountedClient(_Counted, HttpClientConnection):
+    """proxy.py's client connection, counted (``ledger`` set by the handler).
+    A read takes at most ``allowance`` bytes (the handler's grant) when set."""
+
+    allowance: int = 0
+
+    def recv(self, buffer_size: int) -> Any:
+        return super().recv(min(buffer_size, self.allowance) if self.allowance else buffer_size)
+
+
+class CountedServer(_Counted, TcpServerConnection):
+    """proxy.py's server connection, counted in ``ledger``."""
+
+    def __init__(self, host: str, port: int, ledger: Ledger):
+        super().__init__(host, port)
+        self.ledger = ledger
+        ledger.upstream = self

@@ -1,0 +1,105 @@
+"""``GET /health/ready``: readiness for load balancers (liveness is ``GET /``).
+
+``GET /`` never touches the database nor the browsers: it says the process
+answers.  ``/health/ready`` says whether this instance can do its work:
+
+- ``database``: ``"ok"`` when ``SELECT 1`` succeeds within the database
+  timeouts (``dbtimeouts.py``: a hung server fails it in a few seconds),
+  else ``"unavailable"``;
+- ``stream``: ``{"batches"}``, the group commits of this worker's stream writer
+  so far (one transaction per batch; rows / batches is the grouping achieved);
+- ``browsers``: this worker's pool, ``{"state", "size", "alive", "idle"}``;
+  ``state`` is ``"ok"`` when Chrome and ChromeDriver are found (local) or the
+  Selenium Grid's ``/status`` says ready (remote), else ``"unavailable"``.
+  It never starts a browser.  A busy pool is still ready (crawls queue).
+
+Answer: 200 ``{"status": 200, "database": "ok", "browsers": {...}}``, or 503
+with the same shape (``status: 503``) and ``Retry-After`` when either fails.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.request
+
+from flask import current_app, jsonify
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+
+from tagcrawl.web.edge import Blueprint, operation
+from tagcrawl.core.extensions import db
+from tagcrawl.core.settings import Settings, current_settings
+from tagcrawl.stream.writer import committed_batches
+
+bp = Blueprint("health", __name__, description="Readiness for load balancers.")
+
+#: JSON Schema of the readiness answer (200 and 503 alike).
+READY_SCHEMA = {"type": "object", "required": ["status", "database", "browsers"], "properties": {
+    "status": {"type": "integer", "enum": [200, 503]},
+    "database": {"type": "string", "enum": ["ok", "unavailable"]},
+    "stream": {"type": "object", "required": ["batches"], "properties": {"batches": {"type": "integer"}}},
+    "browsers": {"type": "object", "required": ["state", "size", "alive", "idle"], "properties": {
+        "state": {"type": "string", "enum": ["ok", "unavailable"]}, "size": {"type": "integer"},
+        "alive": {"type": "integer"}, "idle": {"type": "integer"}}}}}
+
+GRID_STATUS_TIMEOUT_S = 2.0
+
+
+def database_state() -> str:
+    """``"ok"`` or ``"unavailable"`` (the session is rolled back either way)."""
+    try:
+        db.session.execute(text("SELECT 1"))
+        return "ok"
+    except SQLAlchemyError as exc:
+        current_app.logger.warning("readiness: database unavailable: %s", exc.__class__.__name__)
+        return "unavailable"
+    finally:
+        try:
+            db.session.rollback()
+        except SQLAlchemyError:
+            pass
+
+
+def _browsers_reachable(settings: Settings) -> bool:
+    from tagcrawl.engine.chrome.driver_factory import find_chrome
+
+    url = settings.webdriver_url
+    if not url:
+        return bool(find_chrome(settings)) and bool(settings.chromedriver or shutil.which("chromedriver"))
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/status", timeout=GRID_STATUS_TIMEOUT_S) as resp:
+            return bool(json.load(resp).get("value", {}).get("ready"))
+    except (OSError, ValueError):
+        return False
+
+
+def browser_state(settings: Settings) -> dict:
+    """This worker's pool: ``{"state": "ok"|"unavailable", "size", "alive", "idle"}``.
+    A worker that has not crawled yet has no pool: it reports the size it will
+    have, with no browser alive (the check never creates a pool)."""
+    from tagcrawl.engine.chrome.pool import existing_pool, pool_size
+
+    pool = existing_pool(settings)
+    stats = pool.stats() if pool is not None else {"alive": 0, "idle": 0}
+    return {"state": "ok" if _browsers_reachable(settings) else "unavailable",
+            "size": pool.size if pool is not None else pool_size(settings),
+            "alive": stats["alive"], "idle": stats["idle"]}
+
+
+@bp.get("/health/ready")
+@bp.doc(**operation("Readiness (database and browsers)", "health_ready", tag="meta",
+                    description="For load balancers. `GET /` is the liveness check and touches neither."))
+@bp.response(200, READY_SCHEMA, description="Ready: the database answers and browsers can be started.")
+@bp.alt_response(503, schema=READY_SCHEMA, description="Not ready: the database or the browsers are unavailable "
+                                                       "(with `Retry-After`).")
+def ready():
+    """Readiness; see the module docstring."""
+    settings = current_settings()
+    database, browsers = database_state(), browser_state(settings)
+    status = 200 if database == "ok" and browsers["state"] == "ok" else 503
+    response = jsonify({"status": status, "database": database,
+                        "stream": {"batches": committed_batches(current_app)}, "browsers": browsers})
+    response.status_code = status
+    if status == 503:
+        response.headers["Retry-After"] = str(settings.stream_retry_after_s)
+    return response
