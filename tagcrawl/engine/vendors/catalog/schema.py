@@ -138,6 +138,7 @@ def _regex(where: str, source: str) -> str:
 
 
 def _specs(where: str, value: str | list[str]) -> tuple[str, ...]:
+    """Source specs (one string or a list) as a tuple, each parsed once to check it."""
     specs = (value,) if isinstance(value, str) else tuple(value)
     for i, spec in enumerate(specs):
         try:
@@ -150,6 +151,7 @@ def _specs(where: str, value: str | list[str]) -> tuple[str, ...]:
 
 
 def _pattern(where: str, raw: Any) -> Pattern:
+    """One ``[[pattern]]`` table as a :class:`Pattern` (``domains`` become the host regex)."""
     t = _table(where, raw, {}, _PATTERN)
     if "domains" in t and "host" in t:
         raise CatalogError(f"{where}: give `domains` or `host`, not both")
@@ -176,12 +178,14 @@ def _pattern(where: str, raw: Any) -> Pattern:
     if t.get("id_sep") == "":
         raise CatalogError(f"{where}.id_sep: empty")
     embedded = t.get("embedded", ())
-    return Pattern(host=host, path=path, require=require, ids=ids, events=_specs(f"{where}.events", t.get("events", ())),
-                   split=split, id_sep=t.get("id_sep"), embedded=(embedded,) if isinstance(embedded, str) else
-                   tuple(embedded), config=t.get("config", False))
+    embedded = (embedded,) if isinstance(embedded, str) else tuple(embedded)
+    events = _specs(f"{where}.events", t.get("events", ()))
+    return Pattern(host=host, path=path, require=require, ids=ids, events=events, split=split,
+                   id_sep=t.get("id_sep"), embedded=embedded, config=t.get("config", False))
 
 
 def _id_format(where: str, raw: Any) -> IdFormat:
+    """The ``[id]`` table as an :class:`IdFormat` (kinds: :data:`_ID_KINDS`)."""
     kind = raw.get("kind") if isinstance(raw, dict) else None
     if kind not in _ID_KINDS:
         raise CatalogError(f"{where}.kind: expected one of {', '.join(_ID_KINDS)}, got {kind!r}")
@@ -204,6 +208,7 @@ def _id_format(where: str, raw: Any) -> IdFormat:
 
 
 def _cases(name: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """The file's case tables, checked for keys and types; returned as read."""
     for kind, (required, optional) in _CASES.items():
         for i, case in enumerate(doc.get(kind, ())):
             _table(f"{name}: {kind}[{i}]", case, required, optional)
@@ -238,9 +243,10 @@ def read_entry(path: Path) -> Entry:
             the message names the file and the key.
     """
     name = path.name
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise CatalogError(f"{name}: {size} bytes, more than {MAX_FILE_BYTES}")
     raw = path.read_bytes()
-    if len(raw) > MAX_FILE_BYTES:
-        raise CatalogError(f"{name}: {len(raw)} bytes, more than {MAX_FILE_BYTES}")
     try:
         doc = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
