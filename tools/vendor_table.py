@@ -15,6 +15,8 @@ from tagcrawl.engine.vendors import CATALOG
 
 #: docs/vendors.md of this repository (tools/ sits at its root).
 DOC_PATH = Path(__file__).resolve().parents[1] / "docs" / "vendors.md"
+#: The "Catalog files" section (file format, adding a vendor), copied into the page.
+FORMAT_PATH = Path(__file__).with_name("vendor_catalog_format.md")
 
 
 _POLICY = """## Ids as sent, and their warnings
@@ -75,7 +77,7 @@ Captured traffic can be exported and classified offline as HAR 1.2: see `docs/ha
 """
 
 _BROWSER_TESTS = (
-    "Besides the recorded request shapes (`tests/support/vendor_cases.py`), "
+    "Besides the recorded request shapes (the cases of the catalog files), "
     "`tests/browser/test_vendor_pages.py` crawls fixture pages in real Chrome (offline fixture web, "
     "`tests/support/web/`): one page per major vendor installing the vendor's own published snippet, with "
     "an emulated library (`tests/support/web/vendor_libs/`) that sends hits in the real library's shape "
@@ -84,7 +86,8 @@ _BROWSER_TESTS = (
     "Taboola, Outbrain, Quora, Yandex Metrica, Klaviyo); hits of the major vendors over image, fetch, "
     "XHR, sendBeacon, JSON POST, iframe and delayed (`setTimeout`) transports; look-alikes that must not "
     "be reported; first-party collection (GA4 via server-side GTM, Adobe on a CNAME, self-hosted Matomo); "
-    "and ids found only in tag library URLs. The pages are listed in `tests/support/vendor_pages.py`. "
+    "and ids found only in tag library URLs. The pages are listed in `tests/support/vendor_pages.py` (the "
+    "snippets, beacons and script URLs come from the catalog files: `[snippet]`, `[beacon]`, `[[script_id]]`). "
     "`tests/browser/test_encodings_browser.py` sends ids inside a gzip body made by the page's own "
     "`CompressionStream` (with and without `Content-Encoding`) and inside lz-string payloads made by the "
     "lz-string npm package, with their look-alikes; malformed ids on the look-alike page are reported, "
@@ -123,7 +126,8 @@ def markdown_table() -> str:
 
     Columns: key, display name, category, where the account id comes from,
     how it is encoded (:func:`id_encoding`), example id (canonical form);
-    then the id policy, the warning vocabulary and the decoded encodings.  Rows are grouped by category, then sorted
+    then the catalog file format (``vendor_catalog_format.md``), the id policy, the warning vocabulary and
+    the decoded encodings.  Rows are grouped by category, then sorted
     by key.  Returns the whole document (title, intro, table) as a string.
     """
     lines = [
@@ -138,7 +142,7 @@ def markdown_table() -> str:
         "`warnings`, never dropped (below). A library load without an id yields a hit with no account id; "
         "a CORS preflight (`OPTIONS`) is never a hit. Every body and parameter is decoded first "
         "(compression, base64, lz-string, multipart, ...: see \"Encodings decoded\"). "
-        "Every vendor has positive and negative request fixtures (`tests/support/vendor_cases.py`); "
+        "Every vendor has positive and negative request fixtures (in its catalog file: see \"Catalog files\"); "
         "`GET /api/v1/vendors` lists the catalog.",
         "",
         "| key | name | category | account id from | id encoding | example id |",
@@ -148,7 +152,7 @@ def markdown_table() -> str:
         example = f"`{v.example_id}`" if v.example_id else ""
         lines.append(f"| `{v.key}` | {_cell(v.name)} | {v.category} | {_cell(v.id_source)} | "
                      f"{_cell(id_encoding(v))} | {_cell(example)} |")
-    lines += ["", _POLICY, "## Tested in Chrome", "", _BROWSER_TESTS]
+    lines += ["", FORMAT_PATH.read_text(encoding="utf-8"), _POLICY, "## Tested in Chrome", "", _BROWSER_TESTS]
     return "\n".join(lines) + "\n"
 
 

@@ -311,7 +311,7 @@ def _config_fetch(case) -> bool:
 @pytest.mark.browser
 @pytest.mark.postgres
 def test_tag_matches_requests_like_the_crawler(chrome, stream):
-    """The tag's matcher against the crawler's, on the recorded requests of tests/support/vendor_cases.py.
+    """The tag's matcher against the crawler's, on the recorded requests (the catalog files' positive cases).
 
     Library loads (``.js``) and configuration fetches (``Pattern.config``) are
     not events.  Every other request must give the same vendor(s) and, where

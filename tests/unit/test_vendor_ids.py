@@ -1,6 +1,7 @@
-"""Malformed ids, vendor by vendor (issue 19): every recorded request of
-``tests/support/vendor_cases.py`` is replayed with its id one character short, with a
-test id and with a placeholder.  The request is still recognised; the id is
+"""Malformed ids, vendor by vendor (issue 19): every recorded request (the
+positive cases of the catalog files, ``tests/support/vendor_cases.py``) is
+replayed with its id one character short, with a test id and with a
+placeholder.  The request is still recognised; the id is
 reported exactly as sent and flagged, never dropped.  Validation rules see
 the same hits."""
 from __future__ import annotations

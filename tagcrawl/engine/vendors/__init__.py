@@ -16,8 +16,10 @@ Public API:
 * :func:`decode_budget` - ``with decode_budget(max_bytes, deadline) as b:``
   bounds the decoding work of the matching inside it (``budget.py``)
 
-The catalog is data (``catalog_*.py``, model in ``model.py``); the matching
-code is generic: ``matcher.py`` (match decision, id policy) over
+The catalog is data: one TOML file per vendor in ``catalog/`` (read and
+validated by ``catalog/schema.py``, match priority stated in
+``catalog/__init__.py``, model in ``model.py``); the matching code is
+generic: ``matcher.py`` (match decision, id policy) over
 ``request_context.py`` (request decoding) and ``sources.py`` (source specs).
 """
 from __future__ import annotations
@@ -26,11 +28,10 @@ import re
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
-from tagcrawl.engine.vendors import catalog_adobe, catalog_adtech, catalog_advertising, catalog_analytics, catalog_google
-from tagcrawl.engine.vendors import catalog_other, catalog_tags
 from tagcrawl.engine.vendors.budget import DecodeBudget, decode_budget
 from tagcrawl.engine.vendors import bounded
 from tagcrawl.engine.vendors.bounded import MatchRun
+from tagcrawl.engine.vendors.catalog import load_catalog
 from tagcrawl.engine.vendors.ids import IdFormat
 from tagcrawl.engine.vendors.matcher import compile_catalog, match_with
 from tagcrawl.engine.vendors.model import CATEGORIES, Pattern, Vendor
@@ -43,17 +44,8 @@ __all__ = [
     "normalise_id", "pixels_from_hits", "vendor_key_for",
 ]
 
-#: All vendors, in matching-priority order (Google, Adobe, ad platforms,
-#: ad tech, analytics, tag managers / replay, CDP / automation / testing).
-CATALOG: tuple[Vendor, ...] = (
-    catalog_google.VENDORS
-    + catalog_adobe.VENDORS
-    + catalog_advertising.VENDORS
-    + catalog_adtech.VENDORS
-    + catalog_analytics.VENDORS
-    + catalog_tags.VENDORS
-    + catalog_other.VENDORS
-)
+#: All vendors, in match-priority order (``catalog/__init__.py``).
+CATALOG: tuple[Vendor, ...] = load_catalog()
 
 _COMPILED = compile_catalog(CATALOG)
 _BY_KEY: dict[str, Vendor] = {v.key: v for v in CATALOG}

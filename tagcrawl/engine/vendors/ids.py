@@ -164,40 +164,10 @@ def id_warnings(fmt: IdFormat | None, value: str, noun: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def digits(lo: int, hi: int, prefix: str = "", example: str = "") -> IdFormat:
-    """Numeric id of ``lo``..``hi`` digits, optional canonical ``prefix``."""
-    return IdFormat(body=f"[0-9]{{{lo},{hi}}}", prefix=prefix, example=example)
-
-
-def pattern(body: str, case: str | None = None, example: str = "", **kw) -> IdFormat:
-    """Id matching the regex ``body`` (full match) after case folding."""
-    return IdFormat(body=body, case=case, example=example, **kw)
-
-
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
-# -- formats shared by several catalog entries --------------------------------
-#: GA4 measurement id: ``tid`` of ``/g/collect``, ``id`` of ``gtag/js``.
-GA4 = IdFormat(body="[A-Z0-9]{8,12}", prefix="G-", prefix_required=True, case="upper",
-               example="G-ABC123XYZ9", noun="GA4 measurement ids")
-#: Universal Analytics property: ``tid`` of ``/collect`` or ``utmac`` of ``__utm.gif``.
-UA = IdFormat(body="[0-9]{4,10}-[0-9]{1,4}", prefix="UA-", prefix_required=True, case="upper",
-              example="UA-12345678-1")
-#: Google Tag Manager web container: ``id`` of ``gtm.js`` / ``ns.html``.
-GTM = IdFormat(body="[A-Z0-9]{4,9}", prefix="GTM-", prefix_required=True, case="upper",
-               example="GTM-AB12CD3")
-#: Google tag (``GT-``) id: ``id`` of ``gtag/js``.
-GOOGLE_TAG = IdFormat(body="[A-Z0-9]{4,12}", prefix="GT-", prefix_required=True, case="upper",
-                      example="GT-ABCD1234")
-#: Google Ads conversion id: path of ``/pagead/conversion/<id>/`` or ``AW-<id>``.
-AW = IdFormat(body="[0-9]{6,12}", prefix="AW-", example="AW-123456789")
-#: Floodlight advertiser (``src=``) id, reported as ``DC-<src>``.
-DC = IdFormat(body="[0-9]{4,12}", prefix="DC-", example="DC-1234567")
-#: Meta pixel id: ``id`` of ``facebook.com/tr`` / ``signals/config/<id>``.
-META = IdFormat(body="[0-9]{15,16}", example="123456789012345", noun="Meta pixel ids")
-#: TikTok pixel code: ``context.pixel.code`` (JSON body) / ``sdkid`` (script).
-TIKTOK = IdFormat(body="[A-Z][A-Z0-9]{19}", example="C1A2B3C4D5E6F7G8H9I0", noun="TikTok pixel codes")
-UUID = pattern(_UUID, case="lower", example="0f8fad5b-d9cb-469f-a165-70867728950e")
-HEX32 = pattern("[0-9a-f]{32}", case="lower", example="0123456789abcdef0123456789abcdef")
-#: Permissive token (API keys, site codes, write keys): printable, no spaces.
-TOKEN = pattern(r"[A-Za-z0-9_.:@/+=-]{3,100}", example="abc123")
+# -- formats named by kind in catalog files (``[id] kind = "uuid"`` / ``"hex32"``) ------------
+#: Lower-case UUID.
+UUID = IdFormat(body=_UUID, case="lower", example="0f8fad5b-d9cb-469f-a165-70867728950e")
+#: 32 lower-case hex digits (an MD5-sized API key or token).
+HEX32 = IdFormat(body="[0-9a-f]{32}", case="lower", example="0123456789abcdef0123456789abcdef")

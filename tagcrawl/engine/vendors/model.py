@@ -1,8 +1,9 @@
 """Data model of the vendor catalog: :class:`Vendor` and :class:`Pattern`.
 
-A catalog entry is pure data.  The generic matcher (``matcher.py``; specs
-are parsed and resolved by ``sources.py``) reads it; there is no per-vendor
-code.  Values are located with small *source specs*, strings of the form
+A catalog entry is pure data, written as one TOML file per vendor
+(``catalog/<key>.toml``, format in ``docs/vendors.md``).  The generic matcher
+(``matcher.py``; specs are parsed and resolved by ``sources.py``) reads it;
+there is no per-vendor code.  Values are located with small *source specs*, strings of the form
 ``"<kind>:<arg>"``:
 
 =================  ==========================================================
@@ -116,21 +117,9 @@ class Vendor:
         return self.id_format.example if self.id_format else ""
 
 
-def P(host: str | None = None, path: str | None = None, *, require: dict[str, str] | None = None,
-      ids: tuple[str, ...] | str = (), events: tuple[str, ...] | str = (), split: str | None = None,
-      id_sep: str | None = None, embedded: tuple[str, ...] | str = (), config: bool = False) -> Pattern:
-    """Terse :class:`Pattern` constructor for catalog modules (strings are
-    accepted where a 1-tuple is meant; ``require`` is a dict)."""
-
-    def tup(v):
-        return (v,) if isinstance(v, str) else tuple(v)
-
-    return Pattern(host=host, path=path, require=tuple((require or {}).items()), ids=tup(ids),
-                   events=tup(events), split=split, id_sep=id_sep, embedded=tup(embedded), config=config)
-
-
 def host_re(*domains: str) -> str:
-    """Host regex source matching ``domains`` and their sub-domains:
+    """Host regex source matching ``domains`` and their sub-domains (what a
+    catalog file's ``domains = [...]`` stands for):
     ``host_re("facebook.com")`` -> ``(?:^|\\.)(?:facebook\\.com)$``."""
     alts = "|".join(d.replace(".", r"\.") for d in domains)
     return rf"(?:^|\.)(?:{alts})$"
