@@ -21,7 +21,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,8 +31,7 @@ MAX_PARAMS = 1000
 
 #: Control characters that text does not hold and bytes read as latin-1 do: C0 but tab, LF
 #: and CR; C1 (U+0080-U+009F).  gzip's magic 1f 8b is two of them.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x80-\x9f]")
-_BEYOND_LATIN1 = re.compile(r"[^\x00-\xff]")
+_CONTROLS = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x80, 0xA0)])
 
 
 def _compressed_magic(raw: bytes) -> bool:
@@ -62,10 +60,11 @@ def latin1_bytes(text: str) -> bytes | None:
     Returns:
         the bytes (one per character), or None.
     """
-    if _BEYOND_LATIN1.search(text):
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:  # a character beyond U+00FF: text
         return None
-    raw = text.encode("latin-1")
-    if _compressed_magic(raw) or _CONTROLS.search(text):
+    if _compressed_magic(raw) or len(raw.translate(None, _CONTROLS)) < len(raw):
         return raw
     if raw.isascii():
         return None
