@@ -34,6 +34,7 @@ def test_cli_from_har_errors(runner, tmp_path, content, message):
     path.write_text(content)
     result = runner.invoke(args=["pixels", "from-har", str(path)])
     assert result.exit_code != 0 and message in result.output
+    assert result.output.count(message) == 1 and result.output.count("Error") == 1  # said once (issue 26)
 
 
 def _store(app, key_name: str, requests: list) -> str:

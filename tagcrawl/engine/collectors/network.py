@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import time
+from dataclasses import replace
 
 from tagcrawl.engine.capture.postdata import decode_entries, text_or_bytes
 from tagcrawl.core.settings import Settings
@@ -33,7 +34,8 @@ MAX_REQUESTS = 20_000
 class NetworkCollector(Collector):
     """Records ``vendors.types.Request`` objects (url, method, post_data: str |
     bytes | None, resource_type lower-case, frame_url, timestamp: epoch ms,
-    headers).  ``get_data`` -> ``list[Request]`` in send order."""
+    headers, status of the response when one came).  ``get_data`` ->
+    ``list[Request]`` in send order."""
 
     name = "requests"
 
@@ -41,7 +43,8 @@ class NetworkCollector(Collector):
         super().__init__()
         self.requests: list[Request] = []
         self._pending_bodies: dict[tuple, dict] = {}
-        self.events = {"Network.requestWillBeSent": self._request}
+        self.events = {"Network.requestWillBeSent": self._request, "Network.responseReceived": self._response}
+        self._index: dict[tuple, int] = {}  # (session, requestId) -> its latest hop in requests: one per request
         self.max_bytes = Settings.capture_max_bytes
         self.kept_bytes = 0
         self.dropped = 0  # past MAX_REQUESTS
@@ -98,12 +101,15 @@ class NetworkCollector(Collector):
                       timestamp=(params.get("wallTime") or time.time()) * 1000.0,
                       headers=dict(request.get("headers") or {}))
         with self.hub.cond:
+            if params.get("redirectResponse"):  # the previous hop's answer
+                self._set_status(key, params["redirectResponse"].get("status"))
             trimmed = self.trimmed
             if not self._bounded(record):
-                pass
+                self._index.pop(key, None)  # a later answer is not an earlier hop's
             elif body is None and request.get("hasPostData") and self.trimmed == trimmed:
                 self._pending_bodies[key] = record
             else:
+                self._index[key] = len(self.requests)
                 self.requests.append(Request(**record))
             self.hub.cond.notify_all()
         if key in self._pending_bodies:
@@ -133,8 +139,23 @@ class NetworkCollector(Collector):
                 record["post_data"] = body
             except Exception:
                 pass
+            self._index[key] = len(self.requests)
             self.requests.append(Request(**record))
             self.hub.cond.notify_all()
+
+    def _response(self, params: dict, session: str | None) -> None:
+        with self.hub.cond:
+            self._set_status((session, params.get("requestId")), (params.get("response") or {}).get("status"))
+
+    def _set_status(self, key: tuple, status) -> None:
+        """The response status of the request ``key`` (under ``hub.cond``); kept for the HAR."""
+        if not isinstance(status, int):
+            return
+        if key in self._pending_bodies:
+            self._pending_bodies[key]["status"] = status
+        elif key in self._index:
+            at = self._index[key]
+            self.requests[at] = replace(self.requests[at], status=status)
 
     def busy(self) -> bool:
         """POST bodies still being fetched."""

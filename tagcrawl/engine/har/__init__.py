@@ -2,7 +2,8 @@
 
 * :func:`~tagcrawl.engine.har.read.pixels_by_page` -- any HAR file (Chrome DevTools,
   a proxy, tagcrawl's own export) -> ``{page id: marketingPixels}``
-  (``flask --app wsgi pixels from-har FILE.har``).
+  (``flask --app wsgi pixels from-har FILE.har``); ``bodies.py`` reads each
+  ``postData`` back into the body sent (base64, latin-1 text of other tools).
 * :func:`~tagcrawl.engine.har.write.build_har` -- a crawl's captured requests -> a
   HAR document (stored with the crawl, ``GET /api/v1/crawls/<id>/har``).
 

@@ -12,8 +12,8 @@ Bounds (``docs/har.md``), each checked before the work it bounds:
   so on the parsed document's memory) -- both before parsing;
 * the document: at most ``MAX_ENTRIES`` entries and ``MAX_PAGES`` pages;
 * each request: a URL of at most ``MAX_URL_CHARS`` (Chrome's own limit; a
-  longer one skips the entry), the first ``MAX_HEADERS`` headers and form
-  params, a body cut at ``MAX_BODY_CHARS`` characters before any decoding.
+  longer one skips the entry), the first ``MAX_HEADERS`` headers, a body cut
+  at ``MAX_BODY_CHARS`` characters before any decoding (``bodies.py``).
 
 Errors: :class:`HarError`, one line, naming the field (``log.pages must be
 an array, not a number``).  The document's structure (``log``,
@@ -24,14 +24,12 @@ become a ``HarError``: they never escape ``load_har`` nor ``classify_har``.
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlencode
 
 from tagcrawl.core.schemas import replace_lone_surrogates
+from tagcrawl.engine.har.bodies import MAX_BODY_CHARS, post_body
 from tagcrawl.engine.vendors import match_requests, pixels_from_hits
 from tagcrawl.engine.vendors.types import Request
 
@@ -46,10 +44,10 @@ MAX_ENTRIES = 100_000
 MAX_PAGES = 10_000
 #: Chrome refuses longer URLs (``url::kMaxURLChars``, 2 MiB).
 MAX_URL_CHARS = 2 * 1024 * 1024
-#: ``postData.text`` (before base64 decoding) or the form-encoded ``params``; longer bodies are cut.
-MAX_BODY_CHARS = 1024 * 1024
-#: Headers, and form params, read per request (the rest are ignored).
+#: Headers read per request (the rest are ignored); ``postData.params``: ``bodies.MAX_PARAMS``.
 MAX_HEADERS = 1000
+
+__all__ = ["MAX_BODY_CHARS", "HarError", "classify_har", "load_har", "pixels_by_page", "requests_by_page"]
 
 
 class HarError(ValueError):
@@ -118,32 +116,6 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _body(post: Any) -> str | bytes | None:
-    """``request.postData`` -> text or bytes, at most ``MAX_BODY_CHARS`` characters (bytes when decoded).
-
-    ``text`` is used as is; ``encoding: "base64"`` (written by tagcrawl and
-    some proxies for binary bodies, like ``response.content.encoding``) is
-    decoded to bytes; a ``params`` list without ``text`` is form-encoded.
-    """
-    if not isinstance(post, dict):
-        return None
-    text = post.get("text")
-    if isinstance(text, str):
-        if len(text) > MAX_BODY_CHARS:
-            text = text[:MAX_BODY_CHARS // 4 * 4]  # whole base64 quanta
-        if _text(post.get("encoding")).lower() == "base64":
-            try:
-                return base64.b64decode(text)
-            except (binascii.Error, ValueError):
-                return text
-        return text
-    params = post.get("params")
-    if isinstance(params, list) and params:
-        pairs = [(_text(p.get("name")), _text(p.get("value"))) for p in params[:MAX_HEADERS] if isinstance(p, dict)]
-        return urlencode(pairs)[:MAX_BODY_CHARS]
-    return None
-
-
 def _headers(items: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     for h in items[:MAX_HEADERS] if isinstance(items, list) else []:
@@ -183,8 +155,10 @@ def requests_by_page(har: Any, notes: list[str] | None = None) -> dict[str, list
     Returns:
         ``{page id: [Request, ...]}`` in entry order; entries without a
         ``pageref`` (or with an unknown one) go under ``""``.  A request's
-        ``frame_url`` is the entry's ``_frameUrl`` (tagcrawl's export) else
-        the page's ``title`` (browsers write the document URL there).
+        ``frame_url`` is the entry's ``_frameUrl`` (tagcrawl's export), else
+        the page's ``title`` (browsers write the document URL there), else
+        the request's ``Referer`` header (proxy HARs have no pages), else
+        None; the first that is a non-empty string.
     Raises:
         HarError: the structure is not a HAR's or breaks a bound (module docstring).
     """
@@ -203,12 +177,13 @@ def requests_by_page(har: Any, notes: list[str] | None = None) -> dict[str, list
             continue
         page = _text(e.get("pageref"))
         page = page if page in titles else ""
-        frame = e.get("_frameUrl") if isinstance(e.get("_frameUrl"), str) else titles.get(page)
+        headers = _headers(req.get("headers"))
+        referer = next((v for k, v in headers.items() if k.lower() == "referer"), None)
+        frame = next((f for f in (e.get("_frameUrl"), titles.get(page), referer) if isinstance(f, str) and f), None)
         out.setdefault(page, []).append(Request(
-            url=url, method=(_text(req.get("method")) or "GET").upper(), post_data=_body(req.get("postData")),
+            url=url, method=(_text(req.get("method")) or "GET").upper(), post_data=post_body(req.get("postData")),
             resource_type=(_text(e.get("_resourceType")) or "other").lower(),
-            frame_url=frame if isinstance(frame, str) else None, timestamp=_epoch_ms(e.get("startedDateTime")),
-            headers=_headers(req.get("headers"))))
+            frame_url=frame, timestamp=_epoch_ms(e.get("startedDateTime")), headers=headers))
     if notes is not None and skipped:
         notes.append(f"{skipped} entries skipped: no request.url string")
     if notes is not None and long_urls:

@@ -4,8 +4,10 @@ Every captured request becomes one entry (``pageref`` = the crawled page),
 with its decoded body (after ``Content-Encoding``; bodies that are not text
 are written base64 with ``postData.encoding: "base64"``), the frame that sent
 it (``_frameUrl``, a HAR custom field), its resource type (``_resourceType``,
-as Chrome writes it) and its send time (``startedDateTime``).  Responses are
-not captured: each entry carries HAR's "unknown" response (status 0).
+as Chrome writes it) and its send time (``startedDateTime``).  Of the
+response only the status is captured (``Request.status``); without one the
+entry carries HAR's "unknown" response (status 0).  Values tagcrawl does not
+measure are HAR's "unknown": ``-1`` for the page timings and sizes.
 
 Limits: each body is cut at ``body_cap`` bytes (``postData._truncated``);
 entries past ``total_cap`` bytes of JSON are left out
@@ -22,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from tagcrawl.core.version import __version__
 from tagcrawl.engine.vendors import encodings
 from tagcrawl.engine.vendors.types import Request
 
@@ -95,7 +98,8 @@ def _post_data(req: Request, body_cap: int) -> dict[str, Any] | None:
 
 
 def har_entry(req: Request, page_id: str, body_cap: int = BODY_CAP, keep_secrets: bool = False) -> dict[str, Any]:
-    """One HAR entry for a captured request (see module docstring)."""
+    """One HAR entry for a captured request (see module docstring); ``response.status``
+    is ``req.status``, 0 when no response was seen."""
     try:
         query = [{"name": k, "value": v} for k, v in parse_qsl(urlsplit(req.url).query, keep_blank_values=True)]
     except ValueError:
@@ -110,7 +114,7 @@ def har_entry(req: Request, page_id: str, body_cap: int = BODY_CAP, keep_secrets
         request["postData"] = post
     return {
         "pageref": page_id, "startedDateTime": _iso(req.timestamp), "time": 0, "request": request,
-        "response": {"status": 0, "statusText": "", "httpVersion": "", "cookies": [], "headers": [],
+        "response": {"status": req.status or 0, "statusText": "", "httpVersion": "", "cookies": [], "headers": [],
                      "content": {"size": 0, "mimeType": ""}, "redirectURL": "", "headersSize": -1, "bodySize": -1},
         "cache": {}, "timings": {"send": 0, "wait": 0, "receive": 0},
         "_resourceType": req.resource_type, "_frameUrl": req.frame_url,
@@ -119,7 +123,7 @@ def har_entry(req: Request, page_id: str, body_cap: int = BODY_CAP, keep_secrets
 
 def build_har(requests: Iterable[Request], page_url: str, started_ms: float | None = None, *,
               body_cap: int = BODY_CAP, total_cap: int = TOTAL_CAP, keep_secrets: bool = False,
-              version: str = "") -> dict[str, Any]:
+              version: str = __version__) -> dict[str, Any]:
     """A HAR 1.2 document of one crawl.
 
     Args:
@@ -128,7 +132,7 @@ def build_har(requests: Iterable[Request], page_url: str, started_ms: float | No
         started_ms: page start, epoch ms (default: the first request's time).
         body_cap: bytes kept of each body; total_cap: bytes of entries kept.
         keep_secrets: write sensitive headers as sent (the key owner's opt-in).
-        version: tagcrawl's version for ``log.creator``.
+        version: ``log.creator.version``; tagcrawl's own by default.
     Returns:
         ``{"log": {"version": "1.2", "creator", "pages": [page_1], "entries"}}``;
         ``log._omittedEntries`` counts entries left out by ``total_cap``.
@@ -146,7 +150,8 @@ def build_har(requests: Iterable[Request], page_url: str, started_ms: float | No
         entries.append(entry)
     log: dict[str, Any] = {
         "version": "1.2", "creator": {"name": "tagcrawl", "version": version},
-        "pages": [{"id": "page_1", "title": page_url, "startedDateTime": _iso(start), "pageTimings": {}}],
+        "pages": [{"id": "page_1", "title": page_url, "startedDateTime": _iso(start),
+                   "pageTimings": {"onContentLoad": -1, "onLoad": -1}}],  # -1: not measured (HAR 1.2)
         "entries": entries,
     }
     if omitted:

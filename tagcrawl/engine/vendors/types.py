@@ -29,6 +29,10 @@ class Request:
         timestamp: wall-clock time the request was sent, epoch milliseconds.
         headers: request headers (may be empty); ``Content-Type``,
             ``Content-Encoding`` and ``Authorization`` are read by the matcher.
+        status: HTTP status of its response (``Network.responseReceived``;
+            a redirect hop's from the next hop's ``redirectResponse``), None
+            when no response was seen (failed, refused, still pending).  Only
+            the HAR export reads it.
     """
 
     url: str
@@ -38,6 +42,7 @@ class Request:
     frame_url: str | None = None
     timestamp: float = 0.0
     headers: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    status: int | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
