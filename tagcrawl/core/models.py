@@ -27,7 +27,7 @@ def new_uuid() -> str:
 
 class ApiKey(db.Model):
     """A caller of the crawl API.  ``key_hash`` is sha256(key) hex; the key is
-    shown once at creation.  ``key_prefix`` (first 12 chars) finds the row, the
+    shown once at creation.  ``key_prefix`` (first 16 chars) finds the row, the
     digest is then compared in constant time."""
 
     __tablename__ = "api_keys"
@@ -159,7 +159,13 @@ class IngestToken(db.Model):
 
 
 class StreamEvent(db.Model):
-    """One normalised event from the browser tag (spec 2.6).  ``np`` is never stored."""
+    """One normalised event from the browser tag (docs/stream.md, "The stored record").
+
+    The one list of the stream's columns: the request fields name theirs
+    (``StreamEventRequestSchema``, field metadata ``column``), the listed event
+    is made of them (``StoredEventSchema``), and the stores write them
+    (``stream/store/``).  Columns are in the order an event is listed and
+    exported; ``np`` is never stored."""
 
     __tablename__ = "stream_events"
     # Readers scan in (event_timestamp, id) order, optionally per customer, and apply the
@@ -172,8 +178,8 @@ class StreamEvent(db.Model):
     event_id = db.Column(db.String(36), nullable=False, unique=True, default=new_uuid)
     customer_id = db.Column(db.Integer, db.ForeignKey("customers.id"))
     received_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
-    client_timestamp = db.Column(db.BigInteger)  # epoch ms, from `tm`
     event_timestamp = db.Column(db.DateTime(timezone=True), nullable=False)
+    client_timestamp = db.Column(db.BigInteger)  # epoch ms, from `tm`
     clock_skew_ms = db.Column(db.BigInteger)
     vendor = db.Column(db.String(64), nullable=False)
     vendor_name = db.Column(db.String(255), nullable=False)

@@ -17,20 +17,15 @@ from sqlalchemy import or_, tuple_
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import Customer, StreamEvent
 from tagcrawl.core.schemas.queries import CURSOR_RE
+from tagcrawl.core.schemas.responses import STORED_EVENT_COLUMNS
 from tagcrawl.core.utctime import to_utc
 
 PAGE_DEFAULT = 100
 PAGE_MAX = 1000
 
-#: Columns of an exported / listed event, in order (``customer`` is the name).
-FIELDS = [
-    "event_id", "customer", "received_at", "event_timestamp", "client_timestamp", "clock_skew_ms",
-    "vendor", "vendor_name", "event_name", "domain", "host", "page_url", "page_path", "vendor_url",
-    "http_method", "deployment_method", "tag_version", "deployment_version", "release", "environment",
-    "container", "execution_ms", "vendor_event_id", "consent_state", "session_id", "customer_ref", "system",
-    "details", "extra", "browser_family", "browser_version", "os_family", "os_version", "device_family",
-    "is_bot", "ip_prefix", "user_agent",
-]
+#: Fields of an exported / listed event, in order (``customer`` is the name): the columns of
+#: ``stream_events`` but ``id`` (``schemas.STORED_EVENT_COLUMNS``, derived from the model).
+FIELDS = list(STORED_EVENT_COLUMNS)
 
 _RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}

@@ -1,9 +1,11 @@
-"""From a validated StreamEventRequest to the stored record (spec 2.6).
+"""From a validated StreamEventRequest to the stored record.
 
-The mapping (request field -> record column) is documented in docs/stream.md.
-``np`` is never stored; undeclared keys go to ``extra``.  A ``cn`` that is an
-IAB TCF v2 TC string (or a US Privacy string) is also stored decoded, in
-``extra["cn_decoded"]`` (``decoded_consent``).
+The mapping (request field -> record column) is documented in docs/stream.md
+("Request fields", "The stored record"); each request field names its column
+on the schema (``schemas.stored_as``).  ``np`` is never stored; undeclared
+keys go to ``extra``.  A ``cn`` that is an IAB TCF v2 TC string (or a US
+Privacy string) is also stored decoded, in ``extra["cn_decoded"]``
+(``decoded_consent``).
 """
 from __future__ import annotations
 
@@ -23,15 +25,13 @@ MAX_SKEW_MS = 5 * 60 * 1000
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MS = timedelta(milliseconds=1)
 
-DECLARED = frozenset(StreamEventRequestSchema().fields)
+_REQUEST_FIELDS = StreamEventRequestSchema().fields
+DECLARED = frozenset(_REQUEST_FIELDS)
 
-#: Record column <- request field, for the fields copied as sent.
-COPIED = {
-    "vendor_name": "vn", "event_name": "e", "page_url": "u", "vendor_url": "vu",
-    "deployment_method": "dm", "tag_version": "mv", "deployment_version": "sv", "release": "rl",
-    "environment": "env", "container": "do", "execution_ms": "et", "vendor_event_id": "vid",
-    "consent_state": "cn", "customer_ref": "cid", "system": "s", "details": "dt",
-}
+#: Record column <- request field, for the fields stored as the schema loads them: those whose
+#: ``stored_as`` metadata is ``copied`` (read once, at import; schema order).
+COPIED = {field.metadata["column"]: name for name, field in _REQUEST_FIELDS.items()
+          if field.metadata["column"] is not None and field.metadata["copied"]}
 
 
 @lru_cache(maxsize=1024)

@@ -1,4 +1,4 @@
-"""The stream's registry: customers, their whitelisted domains, their ingestion tokens.
+"""The stream's tenants: customers, their whitelisted domains, their ingestion tokens.
 
 - Admin services (the CLI and the tests call them; each commits):
   ``get_or_create_customer``, ``find_customer``, ``add_domains``,

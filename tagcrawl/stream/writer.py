@@ -15,9 +15,10 @@ before.  Otherwise (light traffic, or one client sending events one after
 the other) the row goes at once; as soon as rows meet in the queue (they
 came while a batch was being committed), batches wait again.
 
-The batch is inserted at once, all or nothing (see ``inserts.py``).  When
-that fails for a reason other than a lost database, each row is retried on
-its own so a bad row fails alone.  All waits are on a Condition or an Event.
+The writer receives an ``EventStore`` (``store/``), which inserts the batch
+at once, all or nothing.  When that fails for a reason other than a lost
+database, each row is retried on its own so a bad row fails alone.  All
+waits are on a Condition or an Event.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from flask import Flask
 
 from tagcrawl.core.extensions import db
 from tagcrawl.core.settings import settings_of
-from tagcrawl.stream.inserts import lost_database, make_inserter
+from tagcrawl.stream.store import EventStore, lost_database, open_store
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +58,16 @@ class GroupWriter:
     """The group-commit writer of one app in one process.
 
     Args:
-        app: the Flask app (its engine is used from the writer thread).
+        store: where the batches go (``store.open_store``); used by the writer
+            thread only, and closed when that thread ends idle.
         batch_size: rows per transaction at most.
         wait_s: longest time (seconds) a batch waits for more rows after its first.
         threads: request threads of the process; a batch goes as soon as
             that many rows wait (every thread is blocked on the writer).
     """
 
-    def __init__(self, app: Flask, batch_size: int, wait_s: float, threads: int):
-        self.app, self.batch_size, self.wait_s = app, max(1, batch_size), max(0.0, wait_s)
+    def __init__(self, store: EventStore, batch_size: int, wait_s: float, threads: int):
+        self.store, self.batch_size, self.wait_s = store, max(1, batch_size), max(0.0, wait_s)
         self.enough = min(self.batch_size, max(1, threads))  # rows that end the wait
         self._cond = threading.Condition()
         self._queue: list[_Pending] = []
@@ -109,6 +111,9 @@ class GroupWriter:
                 while not self._queue:
                     remaining = idle_until - time.monotonic()
                     if remaining <= 0:
+                        # Closed under the lock: a thread started after this one
+                        # returns may use the store at once.
+                        self.store.close()
                         self._thread = None
                         return None
                     self._cond.wait(remaining)
@@ -131,15 +136,12 @@ class GroupWriter:
             return batch
 
     def _run(self) -> None:
-        with self.app.app_context():
-            inserter = make_inserter(db.engine)
         while True:
             batch = self._next_batch()
             if batch is None:
-                inserter.close()
                 return
             try:
-                self._commit(inserter.insert, batch)
+                self._commit(self.store.insert_batch, batch)
             except BaseException as exc:  # never leave a request waiting
                 for pending in batch:
                     pending.error = pending.error or exc
@@ -191,7 +193,8 @@ def get_writer(app: Flask) -> GroupWriter:
     """The writer of ``app`` in this process (created on first use).
 
     Keyed by pid: a forked child never uses its parent's thread, and drops the
-    connections it inherited from the parent's pool.
+    connections it inherited from the parent's pool.  The writer gets the
+    store for the app's engine (``store.open_store``).
     """
     writers = app.extensions.setdefault("tagcrawl.stream.writers", {})
     pid = os.getpid()
@@ -200,12 +203,13 @@ def get_writer(app: Flask) -> GroupWriter:
         with _registry_lock:
             writer = writers.get(pid)
             if writer is None:
-                if writers:  # created in a parent before fork
-                    writers.clear()
-                    with app.app_context():
+                with app.app_context():
+                    if writers:  # created in a parent before fork
+                        writers.clear()
                         db.engine.dispose(close=False)
+                    store = open_store(db.engine)
                 settings = settings_of(app)
-                writer = GroupWriter(app, settings.stream_batch_size, settings.stream_batch_wait_ms / 1000.0,
+                writer = GroupWriter(store, settings.stream_batch_size, settings.stream_batch_wait_ms / 1000.0,
                                      settings.gunicorn_threads)
                 writers[pid] = writer
     return writer

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tagcrawl.core.models import utcnow
+from tagcrawl.stream.store import open_store
 from tagcrawl.stream.writer import GroupWriter, StoreUnavailable, get_writer
 
 from tests.support.stream_support import count_rows, issued, minimal, post_event, stored, stream_app
@@ -33,6 +34,14 @@ def _customer_id(app):
         cid = get_or_create_customer("writer-test").id
         db.session.commit()
     return cid
+
+
+def _store(app):
+    """The store ``get_writer`` gives the app's writer (COPY on the test PostgreSQL)."""
+    from tagcrawl.core.extensions import db
+
+    with app.app_context():
+        return open_store(db.engine)
 
 
 def _submit_together(writer, rows, timeout=10.0):
@@ -59,7 +68,7 @@ def _busy(writer, cid):
 
 
 def test_rows_of_concurrent_requests_share_one_transaction(app):
-    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=20)
+    writer = GroupWriter(_store(app), batch_size=100, wait_s=30.0, threads=20)
     cid = _customer_id(app)
     before = _busy(writer, cid)
     started = time.monotonic()
@@ -71,7 +80,7 @@ def test_rows_of_concurrent_requests_share_one_transaction(app):
 
 
 def test_batch_size_caps_a_transaction(app):
-    writer = GroupWriter(app, batch_size=3, wait_s=1.0, threads=7)
+    writer = GroupWriter(_store(app), batch_size=3, wait_s=1.0, threads=7)
     cid = _customer_id(app)
     before = _busy(writer, cid)
     assert _submit_together(writer, [_row(cid) for _ in range(7)]) == [None] * 7
@@ -80,7 +89,7 @@ def test_batch_size_caps_a_transaction(app):
 
 
 def test_a_row_of_busy_traffic_waits_at_most_the_batch_wait(app):
-    writer = GroupWriter(app, batch_size=100, wait_s=0.3, threads=4)
+    writer = GroupWriter(_store(app), batch_size=100, wait_s=0.3, threads=4)
     cid = _customer_id(app)
     _busy(writer, cid)
     started = time.monotonic()
@@ -90,7 +99,7 @@ def test_a_row_of_busy_traffic_waits_at_most_the_batch_wait(app):
 
 
 def test_a_batch_with_company_makes_the_next_one_wait(app):
-    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=2)
+    writer = GroupWriter(_store(app), batch_size=100, wait_s=30.0, threads=2)
     cid = _customer_id(app)
     committing, release = threading.Event(), threading.Event()
     original = writer._commit
@@ -121,7 +130,7 @@ def test_a_batch_with_company_makes_the_next_one_wait(app):
 
 
 def test_rows_of_light_traffic_go_at_once(app):
-    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=4)
+    writer = GroupWriter(_store(app), batch_size=100, wait_s=30.0, threads=4)
     cid = _customer_id(app)
     started = time.monotonic()
     for _ in range(3):  # one client, one event after the other: no company to wait for
@@ -131,7 +140,7 @@ def test_rows_of_light_traffic_go_at_once(app):
 
 
 def test_a_bad_row_fails_alone(app):
-    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=3)
+    writer = GroupWriter(_store(app), batch_size=100, wait_s=30.0, threads=3)
     cid = _customer_id(app)
     before = _busy(writer, cid)
     rows = [_row(cid, "ok1"), _row(999_999, "bad"), _row(cid, "ok2")]  # no customer 999999: FK violation
@@ -143,7 +152,7 @@ def test_a_bad_row_fails_alone(app):
 
 
 def test_a_row_not_taken_in_time_is_withdrawn(app):
-    writer = GroupWriter(app, batch_size=100, wait_s=30.0, threads=4)
+    writer = GroupWriter(_store(app), batch_size=100, wait_s=30.0, threads=4)
     cid = _customer_id(app)
     _busy(writer, cid)
     with pytest.raises(StoreUnavailable):
@@ -187,7 +196,7 @@ def test_readiness_reports_the_writers_group_commits(app, issued):
     assert client.get("/health/ready").get_json()["stream"] == {"batches": get_writer(app).batches} == {"batches": 1}
 
 
-# --- PgInserter: COPY text format round trip ------------------------------------------------
+# --- CopyStore: COPY text format round trip ------------------------------------------------
 
 #: Strings that COPY's text format must escape or could confuse (all <= 16 characters).
 HOSTILE = [
@@ -238,18 +247,16 @@ def _read_back(app, event_ids):
 
 
 def _insert_and_compare(app, rows):
-    """Insert ``rows`` with the PostgreSQL inserter and check every column read back."""
-    from tagcrawl.core.extensions import db
+    """Insert ``rows`` with the PostgreSQL store and check every column read back."""
     from tagcrawl.core.models import StreamEvent
-    from tagcrawl.stream.inserts import PgInserter, make_inserter
+    from tagcrawl.stream.store import CopyStore
 
-    with app.app_context():
-        inserter = make_inserter(db.engine)
-        assert isinstance(inserter, PgInserter)
-        try:
-            inserter.insert(rows)
-        finally:
-            inserter.close()
+    inserter = _store(app)
+    assert isinstance(inserter, CopyStore)
+    try:
+        inserter.insert_batch(rows)
+    finally:
+        inserter.close()
     found = _read_back(app, [row["event_id"] for row in rows])
     assert len(found) == len(rows)
     columns = [c.name for c in StreamEvent.__table__.columns if c.name != "id"]
@@ -310,20 +317,17 @@ def test_copy_round_trips_booleans_and_big_ints(app):
 
 
 def test_copy_batch_is_all_or_nothing(app):
-    from tagcrawl.core.extensions import db
-    from tagcrawl.stream.inserts import make_inserter
-
     cid = _customer_id(app)
     good, bad = _row(cid, "good"), _row(999_999, "bad")  # no customer 999999: FK violation
     with app.app_context():
-        inserter = make_inserter(db.engine)
+        inserter = _store(app)
         with pytest.raises(Exception) as caught:
-            inserter.insert([good, _hostile_row(cid, "x\\y", DOCUMENTS[1]), bad])
+            inserter.insert_batch([good, _hostile_row(cid, "x\\y", DOCUMENTS[1]), bad])
         assert "foreign key" in str(caught.value)
         assert count_rows(app) == 0
         with pytest.raises(UnicodeEncodeError):  # refused upstream; fails before the connection
-            inserter.insert([_row(cid, "lone \ud800 surrogate")])
-        inserter.insert([good])  # the kept connection is still fine
+            inserter.insert_batch([_row(cid, "lone \ud800 surrogate")])
+        inserter.insert_batch([good])  # the kept connection is still fine
         inserter.close()
     assert [r.event_name for r in stored(app)] == ["good"]
 
@@ -331,7 +335,7 @@ def test_copy_batch_is_all_or_nothing(app):
 def test_copy_text_format():
     from datetime import datetime, timezone
 
-    from tagcrawl.stream.inserts import copy_escape, copy_line
+    from tagcrawl.stream.store.copy import copy_escape, copy_line
 
     assert copy_escape("a\\b\tc\nd\re") == "a\\\\b\\tc\\nd\\re"
     assert copy_escape("plain ünïcode") == "plain ünïcode"

@@ -3,7 +3,9 @@ document, see ``openapi.py``); dump-only, never used to load requests."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
+from sqlalchemy import JSON, Boolean, DateTime, Integer, String
 
+from tagcrawl.core.models import StreamEvent
 from tagcrawl.core.schemas.queries import CURSOR_PATTERN
 
 
@@ -34,54 +36,43 @@ class CrawlSummarySchema(Schema):
     createdAt = fields.String(required=True, metadata={"format": "date-time"})
 
 
-def _nullable_str(**metadata) -> fields.String:
-    return fields.String(required=True, allow_none=True, metadata=metadata)
+#: A listed event's fields (``GET /api/v1/events``, ``flask events export``) and the
+#: ``stream_events`` column each one shows: every column of ``models.StreamEvent`` but ``id``,
+#: in table order; ``customer_id`` is shown as ``customer``, the customer's name.
+#: ``stream/events.py`` lists these names (``FIELDS``); built once, at import.
+STORED_EVENT_COLUMNS = {("customer" if column.name == "customer_id" else column.name): column
+                        for column in StreamEvent.__table__.columns if column.name != "id"}
 
 
-def _nullable_int() -> fields.Integer:
-    return fields.Integer(required=True, allow_none=True)
+def _stored_field(name: str, column) -> fields.Field:
+    """The response field of one ``stream_events`` column: required, null where the
+    column is nullable; times as ISO 8601 strings, JSON columns as any JSON.
+
+    Raises:
+        TypeError: a column type with no field here (add it before listing the column).
+    """
+    kind = column.type
+    if name == "customer" or isinstance(kind, String):
+        field, metadata = fields.String, {}
+    elif isinstance(kind, DateTime):
+        field, metadata = fields.String, {"format": "date-time"}
+    elif isinstance(kind, Boolean):
+        field, metadata = fields.Boolean, {}
+    elif isinstance(kind, Integer):
+        field, metadata = fields.Integer, {}
+    elif isinstance(kind, JSON):
+        field, metadata = fields.Raw, {}
+    else:
+        raise TypeError(f"stream_events.{column.name}: no response field for {kind!r}")
+    if column.nullable:
+        return field(required=True, allow_none=True, metadata=metadata)
+    return field(required=True, metadata=metadata)
 
 
-class StoredEventSchema(Schema):
-    """One stored event, as ``GET /api/v1/events`` lists it (``stream/events.py``)."""
-
-    event_id = fields.String(required=True)
-    customer = _nullable_str()
-    received_at = fields.String(required=True, metadata={"format": "date-time"})
-    event_timestamp = fields.String(required=True, metadata={"format": "date-time"})
-    client_timestamp = _nullable_int()
-    clock_skew_ms = _nullable_int()
-    vendor = fields.String(required=True)
-    vendor_name = fields.String(required=True)
-    event_name = fields.String(required=True)
-    domain = _nullable_str()
-    host = _nullable_str()
-    page_url = _nullable_str()
-    page_path = _nullable_str()
-    vendor_url = _nullable_str()
-    http_method = _nullable_str()
-    deployment_method = _nullable_str()
-    tag_version = _nullable_str()
-    deployment_version = _nullable_str()
-    release = _nullable_str()
-    environment = _nullable_str()
-    container = _nullable_str()
-    execution_ms = _nullable_int()
-    vendor_event_id = _nullable_str()
-    consent_state = _nullable_str()
-    session_id = _nullable_str()
-    customer_ref = _nullable_str()
-    system = _nullable_str()
-    details = fields.Raw(required=True, allow_none=True)
-    extra = fields.Raw(required=True, allow_none=True)
-    browser_family = _nullable_str()
-    browser_version = _nullable_str()
-    os_family = _nullable_str()
-    os_version = _nullable_str()
-    device_family = _nullable_str()
-    is_bot = fields.Boolean(required=True, allow_none=True)
-    ip_prefix = _nullable_str()
-    user_agent = _nullable_str()
+class StoredEventSchema(Schema.from_dict({name: _stored_field(name, column)
+                                          for name, column in STORED_EVENT_COLUMNS.items()})):
+    """One stored event, as ``GET /api/v1/events`` lists it (``stream/events.py``):
+    one field per ``STORED_EVENT_COLUMNS`` entry, typed after its column."""
 
 
 class EventPageSchema(Schema):

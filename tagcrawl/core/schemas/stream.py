@@ -1,4 +1,7 @@
-"""Stream side, spec 2.5: the body that the browser tag sends."""
+"""Stream side: the body that the browser tag sends (docs/stream.md, "Request fields").
+
+Each field names the ``stream_events`` column it fills (``stored_as``); the
+stream's normalizer copies the fields from these names (``stream/normalize.py``)."""
 from __future__ import annotations
 
 import uuid
@@ -11,6 +14,19 @@ from tagcrawl.core.schemas.stream_limits import _bounded_json
 
 #: Returned by a field's ``quick`` for a value it leaves to marshmallow's full load.
 SLOW = object()
+
+
+def stored_as(column: str | None, *, copied: bool = True) -> dict:
+    """Field metadata naming the ``stream_events`` column (``models.StreamEvent``)
+    that a request field fills: ``{"column": column, "copied": copied}``.
+
+    Args:
+        column: the column's name; None for a field stored in no column of its own.
+        copied: True when the column holds the value as the schema loads it
+            (``normalize.COPIED``); False when ``stream/normalize.py`` converts it.
+    The OpenAPI document leaves these keys out (apispec keeps only JSON Schema
+    keywords and ``x-`` extensions)."""
+    return {"column": column, "copied": copied}
 
 
 class _DirectValidation:
@@ -168,7 +184,7 @@ class ObjectList(_DirectValidation, fields.Field):
 
 
 class StreamEventRequestSchema(Schema):
-    """Spec 2.5 StreamEventRequest: the event that the browser tag sends.
+    """StreamEventRequest: the event that the browser tag sends (docs/stream.md, "Request fields").
 
     ``t``, ``vn`` and ``e`` are required; ``vid``, ``cn`` and ``cid`` may be
     null, no other field may.  Undeclared keys are kept (``unknown = INCLUDE``)
@@ -182,28 +198,30 @@ class StreamEventRequestSchema(Schema):
     class Meta:
         unknown = INCLUDE
 
-    t = StreamUUID(required=True)
-    vn = StreamString(STREAM_NAME_MAX, 1, required=True)
-    e = StreamString(STREAM_NAME_MAX, 1, required=True)
-    dm = StreamString(STREAM_SHORT_MAX)
-    mv = StreamString(STREAM_SHORT_MAX)
-    sv = StreamString(STREAM_SHORT_MAX)
-    tm = JsonNumber(validate=validate.Range(min=0, max=STREAM_TM_MAX, error=RANGE_TM_MSG))
-    m = StreamString(STREAM_METHOD_MAX)
-    vu = StreamUrl()
-    u = StreamUrl()
-    p = StreamString(URL_MAX)
-    dt = ObjectList()
-    np = ObjectList()
-    s = StreamString(STREAM_NAME_MAX)
-    rl = StringOrInteger(validate=Capped(STREAM_SHORT_MAX))
-    env = StreamString(STREAM_SHORT_MAX)
-    do = StreamString(STREAM_NAME_MAX)
-    et = StreamInteger(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG))
-    vid = StreamString(STREAM_NAME_MAX, allow_none=True)
-    cn = StreamString(STREAM_CN_MAX, allow_none=True)
-    sid = StreamUUID()
-    cid = StreamString(STREAM_NAME_MAX, allow_none=True)
+    t = StreamUUID(required=True, metadata=stored_as(None))  # names the customer: customer_id
+    vn = StreamString(STREAM_NAME_MAX, 1, required=True, metadata=stored_as("vendor_name"))
+    e = StreamString(STREAM_NAME_MAX, 1, required=True, metadata=stored_as("event_name"))
+    dm = StreamString(STREAM_SHORT_MAX, metadata=stored_as("deployment_method"))
+    mv = StreamString(STREAM_SHORT_MAX, metadata=stored_as("tag_version"))
+    sv = StreamString(STREAM_SHORT_MAX, metadata=stored_as("deployment_version"))
+    tm = JsonNumber(validate=validate.Range(min=0, max=STREAM_TM_MAX, error=RANGE_TM_MSG),
+                    metadata=stored_as("client_timestamp", copied=False))  # integer ms; also the event time
+    m = StreamString(STREAM_METHOD_MAX, metadata=stored_as("http_method", copied=False))  # upper case
+    vu = StreamUrl(metadata=stored_as("vendor_url"))
+    u = StreamUrl(metadata=stored_as("page_url"))
+    p = StreamString(URL_MAX, metadata=stored_as("page_path", copied=False))  # else the path of u
+    dt = ObjectList(metadata=stored_as("details"))
+    np = ObjectList(metadata=stored_as(None))  # never stored
+    s = StreamString(STREAM_NAME_MAX, metadata=stored_as("system"))
+    rl = StringOrInteger(validate=Capped(STREAM_SHORT_MAX), metadata=stored_as("release"))
+    env = StreamString(STREAM_SHORT_MAX, metadata=stored_as("environment"))
+    do = StreamString(STREAM_NAME_MAX, metadata=stored_as("container"))
+    et = StreamInteger(strict=True, validate=validate.Range(min=0, max=STREAM_ET_MAX, error=RANGE_ET_MSG),
+                       metadata=stored_as("execution_ms"))
+    vid = StreamString(STREAM_NAME_MAX, allow_none=True, metadata=stored_as("vendor_event_id"))
+    cn = StreamString(STREAM_CN_MAX, allow_none=True, metadata=stored_as("consent_state"))
+    sid = StreamUUID(metadata=stored_as("session_id", copied=False))  # canonical text
+    cid = StreamString(STREAM_NAME_MAX, allow_none=True, metadata=stored_as("customer_ref"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,4 +1,4 @@
-"""Caps of the stream body (spec 2.5) and the helpers that enforce them:
+"""Caps of the stream body (docs/stream.md, "Request fields") and the helpers that enforce them:
 ``Capped`` (string length) and ``json_bounds_problem`` (free-form JSON:
 depth, array and object sizes, key and string lengths).  Used by
 ``core/schemas/stream.py``; every name is re-exported from ``tagcrawl.core.schemas``."""

@@ -31,7 +31,7 @@
   let $isObj = $v => !!$v && typeof $v == "object" && !Array.isArray($v);
   let $has = $v => $v != null && $v !== "";
 
-  // --- the vendor catalog (tagjs.vendor_table) -------------------------------
+  // --- the vendor catalog (build.py vendor_table) ----------------------------
   // Vendors split by newlines: name TAB pattern TAB pattern...; a pattern's
   // fields, split by \x1f: host, path, require, events, embedded, split (as
   // in engine/vendors/model.py); lists are split by \x1e (require: spec, regex,

@@ -1,4 +1,4 @@
-"""``POST /stream/api/v1``: ingest one event from the browser tag (spec 4.3).
+"""``POST /stream/api/v1``: ingest one event from the browser tag (docs/stream.md, "Answers").
 
 Checks, in this order, each answered as ErrorMessage:
 

@@ -1,19 +1,14 @@
-"""Putting a batch of rows into ``stream_events``: one statement, all or nothing.
+"""The PostgreSQL event store: one ``COPY stream_events (...) FROM STDIN`` per batch.
 
-``make_inserter(engine)`` returns an object with ``insert(rows)`` and
-``close()``, used by the writer thread only (not thread-safe):
-
-- PostgreSQL with psycopg2: ``PgInserter`` keeps one dedicated connection in
-  autocommit mode and sends the batch as one ``COPY stream_events (...) FROM
-  STDIN`` in PostgreSQL's text format (``copy_line`` formats a row).  A single
-  statement is atomic on its own, so a batch costs one round trip: no BEGIN,
-  COMMIT, nor pool pre-ping.  COPY rather than a multi-row ``INSERT``: the
-  rows are formatted without psycopg2's per-value adaptation and the server
-  parses no SQL per value, which is cheaper in CPU on both sides.  The
-  connection is pinged only after ``IDLE_PING_S`` without use, and dropped on
-  a connection error (see ``PgInserter.insert`` for the one retry).
-- Anything else (SQLite in development): ``CoreInserter``, SQLAlchemy Core
-  ``executemany`` in ``engine.begin()``.
+``CopyStore`` keeps one dedicated psycopg2 connection in autocommit mode and
+sends the batch as one ``COPY`` in PostgreSQL's text format (``copy_line``
+formats a row).  A single statement is atomic on its own, so a batch costs
+one round trip: no BEGIN, COMMIT, nor pool pre-ping.  COPY rather than a
+multi-row ``INSERT``: the rows are formatted without psycopg2's per-value
+adaptation and the server parses no SQL per value, which is cheaper in CPU on
+both sides.  The connection is pinged only after ``IDLE_PING_S`` without use,
+and dropped on a connection error (see ``CopyStore.insert_batch`` for the one
+retry).  Used by the writer thread only (not thread-safe).
 """
 from __future__ import annotations
 
@@ -24,9 +19,9 @@ import time
 from datetime import datetime
 
 from sqlalchemy import JSON
-from sqlalchemy import exc as sa_exc
 
 from tagcrawl.core.models import StreamEvent
+from tagcrawl.stream.store.protocol import lost_database
 
 log = logging.getLogger(__name__)
 
@@ -40,32 +35,6 @@ _ESCAPES = (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r"))
 #: JSONB keeps the characters, not the escapes); NaN and Infinity, which JSONB
 #: refuses anyway, raise ValueError before anything is sent.
 _json_dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
-
-
-def lost_database(exc: BaseException) -> bool:
-    """True for a connection failure (refused, dropped), as opposed to a bad row.
-
-    Covers SQLAlchemy's wrapped errors and psycopg2's own (OperationalError,
-    InterfaceError and their subclasses, e.g. AdminShutdown).
-    """
-    if isinstance(exc, sa_exc.DBAPIError):
-        return isinstance(exc, sa_exc.OperationalError) or bool(exc.connection_invalidated)
-    return any(cls.__name__ in ("OperationalError", "InterfaceError") for cls in type(exc).__mro__)
-
-
-class CoreInserter:
-    """SQLAlchemy Core: ``INSERT`` executemany in one transaction (any database)."""
-
-    def __init__(self, engine):
-        self.engine, self.table = engine, StreamEvent.__table__
-
-    def insert(self, rows: list[dict]) -> None:
-        """Insert and commit ``rows`` (dicts keyed by column), or raise."""
-        with self.engine.begin() as conn:
-            conn.execute(self.table.insert(), rows)
-
-    def close(self) -> None:
-        """Nothing held between batches."""
 
 
 def copy_escape(text: str) -> str:
@@ -122,14 +91,19 @@ def copy_line(plain: list, documents: list) -> str:
     return "\t".join(COPY_NULL if value is None else copy_escape(field) for value, field in zip(values, fields))
 
 
-class PgInserter:
-    """psycopg2: one autocommit connection, one ``COPY ... FROM STDIN`` per batch.
+class CopyStore:
+    """``EventStore`` for PostgreSQL with psycopg2: one autocommit connection, one
+    ``COPY ... FROM STDIN`` per batch.
 
     The batch goes as PostgreSQL's COPY text format (tab-separated, ``\\N`` for
     NULL, see ``copy_line``), encoded as UTF-8 (the connection's client
     encoding is set so).  One COPY is one statement: in autocommit mode it
     stores every row of the batch or none (a bad row fails the whole batch,
     which the writer then retries row by row).
+
+    Args:
+        engine: a SQLAlchemy engine on PostgreSQL with psycopg2; the store
+            takes one connection from its pool and keeps it, detached.
     """
 
     def __init__(self, engine):
@@ -167,8 +141,9 @@ class PgInserter:
             self._conn = conn
         return self._conn
 
-    def insert(self, rows: list[dict]) -> None:
-        """Insert ``rows`` (dicts keyed by column) in one atomic COPY, or raise.
+    def insert_batch(self, rows: list[dict]) -> None:
+        """Insert ``rows`` (dicts keyed by column) in one atomic COPY, or raise
+        (``EventStore.insert_batch``).
 
         When a connection kept from an earlier batch turns out dead (the
         server restarted meanwhile), the batch is tried once more on a new
@@ -213,10 +188,3 @@ class PgInserter:
                 conn.close()
             except Exception:
                 pass
-
-
-def make_inserter(engine):
-    """The fastest inserter for ``engine``: PgInserter on psycopg2, else CoreInserter."""
-    if engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg2":
-        return PgInserter(engine)
-    return CoreInserter(engine)
