@@ -6,6 +6,7 @@ import json
 import os
 
 import click
+from flask.cli import with_appcontext
 
 from tagcrawl.core.schemas import CrawlRequestSchema
 from tagcrawl.core.settings import current_settings
@@ -39,6 +40,7 @@ def _writable(_ctx, param, value: str | None) -> str | None:
 @click.option("--json", "as_json", is_flag=True, help="Print the CrawlResponse JSON instead of a summary.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on stdout (except the JSON with --json).")
 @click.option("--verbose", "-v", is_flag=True, help="Log the libraries' messages too (stderr).")
+@with_appcontext
 def crawl_command(url, consent_action, no_consent, rules_file, har_file, screenshots, country, session_id,
                   as_json, quiet, verbose) -> None:
     """Crawl URL now (no server needed) and print a summary: the outcome,
