@@ -120,3 +120,15 @@ def test_service_failure_exits_3(cli_env, extra_env):
     assert report["success"] is False and report["error"]["message"].startswith("browser unavailable")
     assert result.stderr.startswith("crawl failed (service): browser unavailable")
     assert len(result.stderr.splitlines()) == 1  # the first line of the error, not ChromeDriver's stack
+
+
+def test_the_deadline_before_any_report_is_a_service_failure_and_a_page_timeout_is_not(crawler, private_pool):
+    from tagcrawl.crawl.outcome import FailureKind, failure_kind
+
+    config = private_pool(POOL_SIZE=1, CRAWL_TIMEOUT_S=6, QUIET_CAP_MS=60_000)
+    hung = crawler("https://deadline.example/", config=config)
+    assert "deadline of 6 s exceeded" in hung.response["error"]["message"]
+    assert failure_kind(hung.report) is FailureKind.SERVICE
+    slow = crawler("https://plain.example/__fixture/hang", config={"PAGE_LOAD_TIMEOUT_S": 3})
+    assert "page load timed out" in slow.response["error"]["message"]
+    assert failure_kind(slow.report) is FailureKind.PAGE
