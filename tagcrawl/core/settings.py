@@ -24,6 +24,12 @@ from dataclasses import dataclass, field, fields
 SETTINGS_KEY = "tagcrawl.core.settings"
 
 
+class ConfigError(ValueError):
+    """A setting of the environment tagcrawl cannot use; the message names the
+    variable and says what is accepted, in one line (``wsgi.py`` prints it as
+    the CLI's only output), and never repeats a secret (a URL's password)."""
+
+
 def _env(name: str) -> dict:
     return {"env": name}
 
@@ -150,7 +156,7 @@ class Settings:
             overrides: upper-case field names -> values (Flask config style);
                 keys that are not settings (``TESTING``, ``SQLALCHEMY_*``) are ignored.
         Raises:
-            ValueError: a variable does not parse as its field's type.
+            ConfigError: a variable does not parse as its field's type (the message names it).
         """
         env = os.environ if environ is None else environ
         values = {}
@@ -160,7 +166,10 @@ class Settings:
             if f.name == "gunicorn_threads" and not raw:
                 raw = env.get("TAGCRAWL_THREADS")
             if raw is not None and (raw != "" or f.metadata.get("empty")):
-                values[f.name] = _parse(f, raw)
+                try:
+                    values[f.name] = _parse(f, raw)
+                except ValueError as exc:
+                    raise ConfigError(f"{name}={raw[:40]!r} is not a valid {f.type}") from exc
         settings = cls(**values)
         return settings.replace(**overrides) if overrides else settings
 
@@ -207,10 +216,29 @@ def database_url(raw: str | None, instance_path: str) -> str:
     Heroku-style ``postgres://`` and plain ``postgresql://`` URLs are
     rewritten to ``postgresql+psycopg2://``: SQLAlchemy refuses the old scheme
     and (2.1+) defaults to psycopg 3, while tagcrawl ships psycopg2-binary.
+
+    Raises:
+        ConfigError: not a URL, or a database other than PostgreSQL (psycopg2)
+            and SQLite (e.g. ``mysql://``); one line, without the URL's password.
     """
     if not raw:
         return "sqlite:///" + os.path.join(instance_path, "tagcrawl.db")
     for scheme in ("postgres://", "postgresql://"):
         if raw.startswith(scheme):
-            return "postgresql+psycopg2://" + raw[len(scheme):]
+            raw = "postgresql+psycopg2://" + raw[len(scheme):]
+            break
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        scheme = make_url(raw).drivername
+    except (ArgumentError, ValueError):
+        raise ConfigError("DATABASE_URL is not a database URL; " + _DATABASES) from None
+    if scheme not in _SUPPORTED_SCHEMES:
+        raise ConfigError(f"DATABASE_URL: unsupported database {scheme!r}; " + _DATABASES)
     return raw
+
+
+#: SQLAlchemy driver names tagcrawl runs on (its dependencies: psycopg2-binary, the stdlib sqlite3).
+_SUPPORTED_SCHEMES = frozenset({"postgresql+psycopg2", "sqlite", "sqlite+pysqlite"})
+_DATABASES = "tagcrawl runs on PostgreSQL (postgres://USER:PASSWORD@HOST/DB) or SQLite (sqlite:///PATH)"

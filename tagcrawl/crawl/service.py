@@ -30,6 +30,7 @@ from tagcrawl.core.netguard import url_refusal
 from tagcrawl.core.schemas.crawl import CrawlResponseSchema
 from tagcrawl.core.settings import Settings
 from tagcrawl.crawl.context import CrawlContext, CrawlFailed, Step
+from tagcrawl.crawl.outcome import ServiceFailed, kind_of
 from tagcrawl.crawl.report import CrawlReport, ErrorMessage
 from tagcrawl.crawl.collect import build
 from tagcrawl.crawl.report_caps import cap_response
@@ -99,6 +100,7 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
         report.success = report.error is None
     except CrawlFailed as exc:
         report.error = ErrorMessage(str(exc))
+        report.failure = kind_of(exc)  # page or service (crawl/outcome.py); not in the JSON
         ctx.hits, ctx.cookies, ctx.datalayer, ctx.requests = [], [], [], []  # kept only from a crawl that ended
         ctx.notes = []
     rules = request.get("validationRules") or []
@@ -143,10 +145,10 @@ def _crawl(ctx: CrawlContext, timings: PhaseTimings) -> None:
         with pool.browser(timeout_s=max(0.1, ctx.deadline - time.monotonic())) as handle:
             timings.add("checkout", checkout)  # pool wait + health check
             _crawl_in(handle, ctx, timings)
-    except PoolExhausted as exc:
-        raise CrawlFailed(f"all browsers are busy: {exc}") from exc
+    except PoolExhausted as exc:  # service failures: crawl/outcome.py
+        raise ServiceFailed(f"all browsers are busy: {exc}") from exc
     except BrowserUnavailable as exc:
-        raise CrawlFailed(f"browser unavailable: {exc}") from exc
+        raise ServiceFailed(f"browser unavailable: {exc}") from exc
 
 
 def _collectors(ctx: CrawlContext) -> list:
@@ -182,8 +184,8 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
     try:  # the crawl's route through the egress proxy (tagcrawl/engine/egress)
         proxy = context_proxy(settings, proxy_for(settings.proxy_url, options.get("proxy", True) is not False,
                                                 options.get("country")))
-    except (ValueError, OSError) as exc:
-        raise CrawlFailed(f"egress proxy unavailable: {exc}") from exc
+    except (ValueError, OSError) as exc:  # a service failure (crawl/outcome.py)
+        raise ServiceFailed(f"egress proxy unavailable: {exc}") from exc
     watchdog = threading.Timer(max(0.0, ctx.deadline - time.monotonic()), on_deadline)
     watchdog.daemon = True
     watchdog.start()
@@ -203,8 +205,8 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
     except CrawlFailed:
         raise
     except Exception as exc:  # WebDriver, CDP, urllib3 (ChromeDriver gone), OS errors
-        if expired.is_set():
-            raise CrawlFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded") from exc
+        if expired.is_set():  # the deadline before any report: a service failure (crawl/outcome.py)
+            raise ServiceFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded") from exc
         handle.broken = True
         # WebDriver trips over dialogs that the capture dismisses ("unexpected alert open",
         # "no dialog is showing"): with dialogs around, they are the cause.
