@@ -63,6 +63,7 @@ Not part of the package; run from the repository root:
 ```sh
 python -m tools.vendor_table --write    # regenerate docs/vendors.md from the vendor catalog
 python -m tools.cli_doc --write         # regenerate this page from the click commands
+python -m tools.cmp_table --write       # regenerate docs/consent.md's rule syntax, CMP and language tables
 ```
 """
 

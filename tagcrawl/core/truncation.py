@@ -9,7 +9,7 @@ byte cap (``Settings.report_max_bytes``, :func:`fit`).  docs/api.md
 
 - a **string** longer than its cap ``N`` is cut to its first ``N`` characters
   followed by :data:`MARK` (``"…[truncated K chars]"``, ``K`` the characters
-  removed; a string cut in the page by ``consent_signals.js`` counts UTF-16
+  removed; a string cut in the page by ``engine/consent/signals.js`` counts UTF-16
   code units, as JavaScript does);
 - a **list** longer than its cap keeps its first items, and the answer's
   ``message`` names the list with ``kept X of Y``.

@@ -1,12 +1,12 @@
 """Consent signals of every frame: IAB TCF, US Privacy and GPP, as the page's
-own CMP APIs report them (``consent_signals.js``), read after the consent step.
+own CMP APIs report them (``signals.js``), read after the consent step.
 
 Frames are walked through WebDriver like the consent scan (top document, then
 visible iframes, cross-site ones included, up to ``MAX_DEPTH`` levels and
 ``MAX_FRAMES`` documents).
 
 What a page's API answers is bounded twice before it is kept: in the page
-(``consent_signals.js``: strings cut at ``truncation.CONSENT_STRING_MAX``
+(``signals.js``: strings cut at ``truncation.CONSENT_STRING_MAX``
 characters with the truncation mark, ``applicableSections`` at
 ``truncation.SECTIONS_MAX`` entries) and here, whatever the script returned
 (``bounded``), so a 20 MB ``tcString`` in 13 frames keeps 13 x 8 KiB.
@@ -14,17 +14,15 @@ characters with the truncation mark, ``applicableSections`` at
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from selenium.common.exceptions import WebDriverException
 
 from tagcrawl.core.truncation import CONSENT_STRING_MAX, SECTIONS_MAX, cap_json
 from tagcrawl.engine.chrome.driving import switch_frame
+from tagcrawl.engine.consent import scripts
 
 log = logging.getLogger(__name__)
 
-SIGNALS_JS = Path(__file__).with_name("consent_signals.js").read_text()
-FRAMES_JS = "return Array.from(document.querySelectorAll('iframe,frame')).slice(0, 12);"
 MAX_DEPTH = 2
 MAX_FRAMES = 16
 #: How long one document's CMP API may take to call back (ms).
@@ -57,7 +55,7 @@ def collect_signals(driver) -> list[dict]:
 def _walk(driver, depth: int, out: list, seen: list) -> None:
     seen[0] += 1
     try:
-        answer = bounded(driver.execute_async_script(SIGNALS_JS, API_TIMEOUT_MS, CONSENT_STRING_MAX, SECTIONS_MAX))
+        answer = bounded(driver.execute_async_script(scripts.SIGNALS, API_TIMEOUT_MS, CONSENT_STRING_MAX, SECTIONS_MAX))
     except WebDriverException:
         answer = None
     if answer and (answer.get("tcf") or answer.get("usp") or answer.get("gpp")):
@@ -65,7 +63,7 @@ def _walk(driver, depth: int, out: list, seen: list) -> None:
     if depth >= MAX_DEPTH:
         return
     try:
-        frames = driver.execute_script(FRAMES_JS) or []
+        frames = driver.execute_script(scripts.FRAMES) or []
     except WebDriverException:
         return
     for frame in frames:
@@ -82,7 +80,7 @@ def _walk(driver, depth: int, out: list, seen: list) -> None:
 
 
 def bounded(answer) -> dict | None:
-    """One document's answer (``consent_signals.js``) with every string cut at
+    """One document's answer (``signals.js``) with every string cut at
     ``CONSENT_STRING_MAX`` characters (the truncation mark) and at most
     ``4 * SECTIONS_MAX`` values in all (``truncation.cap_json``); None when it
     is not a dict.  A page that changed the builtins the script uses cannot

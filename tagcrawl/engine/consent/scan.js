@@ -1,11 +1,10 @@
-// Consent scanner, run by WebDriver in one document (one frame).
+// Consent scanner (after dom.js), run by WebDriver in one document (one frame).
 //
-// arguments[0]: {cmps, accept, never, consentWords, ageWords, frameLayered, relaxWords, mode,
-//                action, reject, settingsWords, save, secondLayer, key}.
-// mode "check": arguments[1..] are elements; returns [shown?] for each (verification).
-// mode "mark": arguments[1] is an element; marks it as tried (never offered again).
-// Otherwise returns {found, cmp, how, box, button, text, buttons, texts, settings,
-//                    frames, frameLayered, tcf}:
+// arguments[0]: {key, cmps, accept, never, consentWords, ageWords, frameLayered, relaxWords,
+//                action, reject, settingsWords, save, secondLayer}; cmps: Cmp.scanner_rule() of
+//                each known CMP, in match order (rules.py).
+// Returns {found, cmp, how, box, button, text, buttons, texts, settings, settingTexts,
+//          frames, frameLayered, tcf}:
 //   found: a banner was found; box: its container (null when it is this whole
 //   document); buttons: candidates for ``action`` ("accept", default, or
 //   "reject"), best first, never one already tried; button/text: the first;
@@ -15,46 +14,7 @@
 //   scan next, the banner's own first; frameLayered[i]: that iframe sits in a
 //   fixed/sticky/dialog layer; tcf: the __tcfapi ping answer, when any.
 // Searches the document, its open shadow roots and the closed ones recorded
-// by the page hooks.  The hooks' API is Function.prototype.toString[key]
-// (engine/capture/hooks.py): closed roots, the elements already tried and the TCF
-// state live there, never on the page's objects; without the hooks (a frame
-// they did not reach) closed roots are not seen and nothing is remembered.
-const R = arguments[0];
-const api = (() => { try { return Function.prototype.toString[R.key] || null; } catch (e) { return null; } })();
-const closedRoot = api ? api.root : () => null;
-const shadowOf = (el) => el.shadowRoot || closedRoot(el);
-const parentOf = (n) => n.parentElement || (n.getRootNode && n.getRootNode() !== n && n.getRootNode().host) || null;
-const visible = (el) => {
-  if (!el || !el.isConnected || el.nodeType !== 1) return false;
-  const r = el.getBoundingClientRect();
-  if (r.width < 1 || r.height < 1) return false;
-  for (let n = el; n; n = parentOf(n)) {
-    const s = getComputedStyle(n);
-    if (s.display === "none" || s.visibility === "hidden" || Number(s.opacity) === 0) return false;
-  }
-  return true;
-};
-const onScreen = (el) => {
-  if (!visible(el)) return false;
-  const r = el.getBoundingClientRect();
-  return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
-};
-// deep(el, sel): el and its descendants matching sel, through shadow roots.
-const deep = (el, sel) => {
-  const out = [];
-  const visit = (root) => {
-    try { out.push(...root.querySelectorAll(sel)); } catch (e) { return; }
-    for (const n of root.querySelectorAll("*")) { const s = shadowOf(n); if (s) visit(s); }
-  };
-  try { if (el.matches(sel)) out.push(el); } catch (e) { return out; }
-  const own = shadowOf(el);
-  if (own) visit(own);
-  visit(el);
-  return out;
-};
-const shown = (el) => onScreen(el) || deep(el, "*").slice(0, 400).some(onScreen);
-if (R.mode === "check") return Array.prototype.slice.call(arguments, 1).map((el) => !!el && shown(el));
-if (R.mode === "mark") return api ? api.markTried(arguments[1]) : true;
+// by the page hooks (dom.js).
 const REJECT = R.action === "reject";
 
 const norm = (t) => (t || "").replace(/\s+/g, " ").trim();
@@ -190,12 +150,11 @@ const hit = (cmp, how, box, sel, first) => {
 // (a) Known CMPs: their own iframe documents, then their banners.
 const host = location.hostname;
 for (const c of R.cmps) {
-  if (!c.frames.some((h) => host === h || host.endsWith("." + h))) continue;
-  return hit(c.name, "cmp", null, { accept: c.frame_accept, reject: c.frame_reject, settings: c.frame_settings,
-                                    save: c.frame_save });
+  if (!c.frames.hosts.some((h) => host === h || host.endsWith("." + h))) continue;
+  return hit(c.name, "cmp", null, c.frames);
 }
 for (const c of R.cmps) {
-  const box = c.presence.map(all).flat().find(shown);
+  const box = c.selectors.map(all).flat().find(shown);
   if (!box) continue;
   return hit(c.name, "cmp", box, c);
 }
