@@ -17,7 +17,7 @@ from tagcrawl.web.edge import Blueprint, operation
 from tagcrawl.core.errors import ApiError
 from tagcrawl.web.openapi import document
 
-bp = Blueprint("docs", __name__, description="This API's documentation.")
+bp = Blueprint("docs", __name__)
 
 #: Swagger UI's static files, from the flask-swagger-ui wheel.
 DIST_DIR = str(files("flask_swagger_ui") / "dist")
@@ -68,7 +68,7 @@ def _undocumented(rule: str):
 
 
 @bp.get("/openapi.json")
-@bp.doc(**operation("This document", "docs_openapi_json", tag="meta"),
+@bp.doc(**operation("This document", "get_openapi", tag="meta"),
         responses={200: {"description": "OpenAPI 3.1 document.",
                          "content": {"application/json": {"schema": {"type": "object"}}}}})
 def openapi_json():
@@ -77,7 +77,7 @@ def openapi_json():
 
 
 @bp.get("/docs")
-@bp.doc(**operation("Interactive API documentation (Swagger UI)", "docs_docs", tag="meta"),
+@bp.doc(**operation("Interactive API documentation (Swagger UI)", "get_docs", tag="meta"),
         responses={200: {"description": "HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}})
 def docs():
     """Swagger UI rendering ``/openapi.json``."""
