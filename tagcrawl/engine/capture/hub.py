@@ -1,18 +1,18 @@
 """The capture hub of one crawl, across every target of its browser context.
 
 Fed by ``CDPConnection`` events (reader thread), it configures every target
-auto-attach reports (page, same-site and out-of-process iframes, dedicated/
-shared/service workers).  It owns, and feeds through their small interfaces:
+auto-attach reports (page, iframes, workers).  It owns, and feeds through
+their small interfaces:
 
-- ``activity`` (``activity.Activity``): requests, short JS timers, DOM
-  mutations, and the waits on them (``wait_quiet``...), with the capture's lock;
+- ``activity`` (``activity.Activity``): requests, JS timers, DOM mutations,
+  the waits on them (``wait_quiet``...) and the capture's lock;
 - ``frames`` (``frames.FrameTracking``): frame contexts and navigations;
 - ``document`` (``document.MainDocument``): the main document's request, status, error;
 - ``hooks`` (``hooks.PageHooks``): the page hooks' script and messages;
-- the collectors (``engine/collectors``): it sends each one's ``add_target``
-  commands to every target and dispatches CDP events to their ``events``; they
-  see it through ``collectors.Hub``.  A failing collector is logged and
-  recorded in ``failures`` and stops neither the hub nor the others.
+- the collectors (``engine/collectors``), which see it as ``collectors.Hub``:
+  their ``add_target`` commands go to every target, CDP events to their
+  ``events``.  A failing collector is recorded in ``failures`` and stops
+  neither the hub nor the others.
 """
 from __future__ import annotations
 
@@ -154,11 +154,10 @@ class NetworkCapture:
         return commands
 
     def adopt(self, spare: "NetworkCapture", cdp) -> None:
-        """Take over a spare context's capture (``chrome/spare.py``): its DevTools
-        connection, targets, frame contexts and page hooks (their binding name
-        and key); then send this crawl's page setup (user agent, Client Hints,
-        locale, timezone) and its collectors' target commands to the targets
-        already attached.  The spare has loaded nothing."""
+        """Take over a spare context's capture (``chrome/spare.py``; it has loaded
+        nothing): its DevTools connection, targets, frame contexts and page
+        hooks; then send this crawl's page setup and collectors' target
+        commands to the targets already attached."""
         self.cdp = cdp
         cdp.on_event = self.on_event
         with spare.cond, self.cond:
