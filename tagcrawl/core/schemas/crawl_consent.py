@@ -165,7 +165,8 @@ class GppSignalSchema(Schema):
     decoded = fields.Dict(allow_none=True, metadata={
         "description": "tagcrawl's own decoding of the string, by API prefix: each US section (usnat, usca, usva, "
                        "usco, usut, usct and the other states, ids 7-27) and uspv1 as the IAB's @iabgpp/cmpapi "
-                       "decodes it (`{field: value}`, 0 not applicable, 1 yes, 2 no), plus `GpcSegmentIncluded` / "
+                       "decodes it (`{field: value}`; 0 not applicable, then as the specifications say: e.g. "
+                       "opt-outs 1 opted out, 2 did not), plus `GpcSegmentIncluded` / "
                        "`SensitiveDataConsentSegmentIncluded`; null for a section not decoded here (TCF: see `tcf`) "
                        "or malformed. Null when nothing was decoded (or the string was cut).",
         "example": {"usnat": {"Version": 1, "SaleOptOutNotice": 1, "SaleOptOut": 2, "GpcSegmentIncluded": True,

@@ -18,7 +18,8 @@ but not decoded here (a TC string: ``tcf.py``).
 
 :func:`decode` answers what @iabgpp/cmpapi's ``GppModel.toObject()`` gives
 for the same string (field names and integer values as the specifications
-define them: 0 not applicable, 1 yes, 2 no), plus each optional segment's
+define them: 0 not applicable, then e.g. for an opt-out 1 opted out, 2 did
+not), plus each optional segment's
 ``...Included`` flag.  It is more forgiving: a malformed section is None and
 named in ``error`` while the others are still decoded.
 
