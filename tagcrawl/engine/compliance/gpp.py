@@ -157,8 +157,8 @@ def decode_section(section_id: int, text: str) -> dict:
     legacy = section_id == USNAT and len(parts[0]) in (10, 11)  # usnat v1: 60 bits (66 padded)
     out = _read(parts[0], layout[0]["fields"], usnat_v1=legacy)
     for segment, part in zip_longest(layout[1:], parts[1:len(layout)]):
-        if part is None:
-            out.update(segment["absent"])
+        if part is None:  # the library's defaults (lists copied: the layout's own are shared)
+            out.update({k: list(v) if isinstance(v, list) else v for k, v in segment["absent"].items()})
         else:
             out.update(_read(part, segment["fields"]))
         out[segment["included"]] = part is not None
