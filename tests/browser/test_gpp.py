@@ -34,7 +34,8 @@ def _without_flags(section: dict) -> dict:
 @pytest.mark.parametrize("action, opted_out", [("accept", 2), ("reject", 1)])
 def test_the_cmps_parsed_sections_are_reported(crawls, action, opted_out):
     report = crawls[action]
-    assert report["success"] is True and report["consent"]["verified"] is True, report
+    assert report["success"] is True, (report["error"], report["message"], report["timeTaken"])
+    assert report["consent"]["verified"] is True, report["consent"]
     gpp = report["consent"]["gpp"]
     assert (gpp["source"], gpp["applicable_sections"], gpp["section_ids"]) == ("__gpp", [7, 8], [7, 8])
     parsed = gpp["parsed_sections"]
