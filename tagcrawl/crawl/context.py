@@ -30,7 +30,7 @@ class CrawlContext:
         failures: collector name -> what failed (its part is missing).
         blocked: ``"recaptcha"`` / ``"accessDenied"`` once ``DetectBlocking`` found it.
         consent: the ``ConsentResult`` of the consent step.
-        frames: ``consent_signals.collect_signals`` output.
+        frames: ``signals.collect_signals`` output.
         hits, datalayer, requests, cookies: what ``Collect`` gathered (kept with the crawl).
         collected: ``Collect`` ran (``collect.build`` then makes the pixels).
         notes: what was left out or cut (deadline, budgets, caps), sentences for ``message``.
