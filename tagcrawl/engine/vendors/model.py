@@ -41,8 +41,10 @@ CATEGORIES = (
     "affiliate",
     "analytics",
     "customer data platform",
+    "customer success",
     "marketing automation",
     "optimization",
+    "performance monitoring",
     "session replay",
     "tag manager",
 )
