@@ -1,10 +1,9 @@
 """Fixture-web routes of the hold-out set (``holdout/__init__.py``):
 
 - ``sites/<host>/``: the hold-out pages, served statically (``truth.json`` is never served);
-- Sentry's envelope endpoint, ``o<org>.ingest[.<region>].sentry.io/api/<project>/envelope/``
-  (``?sentry_key=<public key>``): 200 ``{"id": <event id>}`` as Sentry answers
-  (develop.sentry.dev/sdk/data-model/envelopes/; @sentry/core's fetch transport reads only the
-  status and the rate-limit headers);
+- June (@june-so/analytics-next, Segment's analytics-next on June's hosts): its lazily loaded
+  bundles ``cdn.june.so/analytics-next/bundles/<file>`` from the package's ``dist/umd/`` (its own
+  published code), and the tracking API ``api.june.so/sdk/<t|p|i|...>``: 200 ``{}``;
 - OpenReplay's ingest, ``api.openreplay.com/ingest/v1/web/...``: ``start`` (the body carries the
   ``projectKey``) answers the fields @openreplay/tracker checks (``token``, ``userUUID``,
   ``sessionID``, ``delay``, ``startTimestamp``, ``beaconSizeLimit``), batches (``i``) 200,
@@ -24,7 +23,7 @@ import uuid
 from pathlib import Path
 
 SITES = Path(__file__).with_name("sites")
-_SENTRY = re.compile(r"o[0-9]+\.ingest(\.[a-z]+)?\.sentry\.io")
+JUNE_UMD = Path(__file__).parent.parent / "npm" / "node_modules" / "@june-so" / "analytics-next" / "dist" / "umd"
 
 
 def _cors(headers) -> dict:
@@ -41,6 +40,13 @@ def _page(host: str, path: str):
         return 404, {"Content-Type": "text/html"}, "<h1>404 fixture</h1>"
     kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
     return 200, {"Content-Type": kind, "Cache-Control": "no-store"}, target.read_bytes()
+
+
+def _june_bundle(name: str, headers):
+    target = JUNE_UMD / name
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+\.js", name) or not target.is_file():
+        return 404, {"Content-Type": "text/plain", **_cors(headers)}, "Not Found"
+    return 200, {"Content-Type": "application/javascript", **_cors(headers)}, target.read_bytes()
 
 
 def _openreplay(part: str, headers):
@@ -60,8 +66,10 @@ def route(host, path, query, method, body, headers, web):
     """Fixture-web route (see ``server.py``); None for every other host and path."""
     if (SITES / host).is_dir():
         return _page(host, path)
-    if _SENTRY.fullmatch(host) and re.fullmatch(r"/api/[0-9]+/envelope/", path):
-        return 200, {"Content-Type": "application/json", **_cors(headers)}, json.dumps({"id": uuid.uuid4().hex})
+    if host == "cdn.june.so" and path.startswith("/analytics-next/bundles/"):
+        return _june_bundle(path.rsplit("/", 1)[1], headers)
+    if host == "api.june.so" and path.startswith("/sdk/"):
+        return 200, {"Content-Type": "application/json", **_cors(headers)}, "{}"
     if host == "api.openreplay.com" and path.startswith("/ingest/v1/web/"):
         return _openreplay(path[len("/ingest/v1/web/"):], headers)
     if re.fullmatch(r"(eu|us)\.aptabase\.com", host) and path in ("/api/v0/event", "/api/v0/events"):
