@@ -53,8 +53,9 @@ def _cases(action: str) -> list:
 
 def _crawl(crawler, host: str, action: str) -> dict:
     outcome = crawler(f"https://{host}/", consentAction=action)
-    assert outcome.response["success"] is True, outcome.response
-    return outcome.response
+    answer = outcome.response
+    assert answer["success"] is True, (answer.get("error"), answer.get("message"))
+    return answer
 
 
 @pytest.mark.parametrize("host", _cases("accept"))
