@@ -8,7 +8,8 @@ and plain HTTP (the first byte of a connection tells which).
 Routing, by ``Host`` and path:
 - ``sites/<host>/<path>``: static files (``index.html`` for a directory);
 - ``npm_cdn.py``: published npm packages as ``cdn.jsdelivr.net``/``unpkg.com`` serve them;
-- ``sdk_endpoints.py``: configuration and ingestion endpoints of the vendors whose real SDKs run here;
+- ``sdk_endpoints.py``, ``sdk_monitoring.py``, ``sdk_flags.py``, ``sdk_analytics.py``: configuration and
+  ingestion endpoints of the vendors whose real SDKs run here;
 - ``vendors.py``: emulated vendor endpoints (libraries and beacon endpoints);
 - ``/__fixture/...``: behaviours (status codes, redirects, slow and endless responses).
 Every request is recorded in ``FixtureWeb.log`` (host, method, path, body).
@@ -24,7 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from . import behaviours, cmp_pages, compliance_pages, npm_cdn, sdk_endpoints, snippet_pages, vendors
+from . import (behaviours, cmp_pages, compliance_pages, npm_cdn, sdk_analytics, sdk_endpoints, sdk_flags,
+               sdk_monitoring, snippet_pages, vendors)
 
 HERE = Path(__file__).parent
 SITES = HERE / "sites"
@@ -51,7 +53,8 @@ class _Handler(BaseHTTPRequestHandler):
             web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
         for route in (behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route,
-                      sdk_endpoints.route, vendors.route, web.extra_route):
+                      sdk_endpoints.route, sdk_monitoring.route, sdk_flags.route, sdk_analytics.route,
+                      vendors.route, web.extra_route):
             if route is None:
                 continue
             answer = route(host, parts.path, query, self.command, body, self.headers, web)
