@@ -41,6 +41,7 @@ CATEGORIES = (
     "analytics",
     "customer data platform",
     "marketing automation",
+    "monitoring",
     "optimization",
     "session replay",
     "tag manager",
