@@ -42,7 +42,7 @@ SDK_VENDORS = [
     ("sdk-growthbook.example", "growthbook", "sdk-FxGb0123456789ab", ("us-east-1.gb-ingest.com", "/track")),
     ("sdk-launchdarkly.example", "launchdarkly", "64f0c1d2e3a4b5c6d7e8f901", ("events.launchdarkly.com", "/events/")),
     ("sdk-statsig.example", "statsig", "client-FxStatsigKey0123456789abcdefABCDEFGHIJKL",
-     ("prodregistryv2.org", "/v1/rgstr")),
+     ("featureassets.org", "/v1/initialize")),
     ("sdk-optimizely-fx.example", "optimizely", "29061560001", ("logx.optimizely.com", "/v1/events")),
     ("sdk-kameleoon.example", "kameleoon", "fx0kam1234", ("data.kameleoon.io", "/visit/events")),
     ("sdk-convert.example", "convert", "100412345", ("100467890.metrics.convertexperiments.com", "/v1/track/")),
@@ -71,7 +71,9 @@ def sdk_pages(request, fixture_web, npm_packages, tmp_path_factory):
     from tagcrawl.core.settings import settings_of
     from tagcrawl.crawl.service import run_crawl
 
-    settings = browser_config(fixture_web, tmp_path_factory.mktemp("sdk-vendors"))
+    # a longer deadline than the service's 25 s: two crawls share the machine, and some SDKs
+    # (rrweb-based recorders, lazy chunks) make a page slow to settle on a loaded host
+    settings = dict(browser_config(fixture_web, tmp_path_factory.mktemp("sdk-vendors")), CRAWL_TIMEOUT_S=60)
     config = settings_of(create_app(dict(settings, SQLALCHEMY_DATABASE_URI="sqlite://")))
 
     def crawl(host):
