@@ -33,8 +33,10 @@ ORDER_BEFORE_THE_FILES = (
 
 
 def test_catalog_order_is_the_order_before_the_files():
-    """The vendors of that time keep their match order; vendors added since (issue 27) fall in between."""
+    """The vendors of the hand-written catalog keep their order; vendors added
+    since (issue 27) fall in by priority and do not reorder them."""
     assert tuple(v.key for v in CATALOG if v.key in ORDER_BEFORE_THE_FILES) == ORDER_BEFORE_THE_FILES
+    assert set(ORDER_BEFORE_THE_FILES) <= {v.key for v in CATALOG}
 
 
 def test_one_file_per_vendor_named_after_its_key():

@@ -64,9 +64,9 @@ def _cases():
             continue
         [account] = accounts
         auth = case.headers.get("Authorization", "")
-        user = base64.b64decode(auth[6:]).decode() if auth.startswith("Basic ") else ""  # other schemes: TD1 <key>
+        basic = base64.b64decode(auth[6:]).decode() if auth.startswith("Basic ") else ""  # Bearer / token: not sent
         raw = next((f for f in _raw_forms(case, account) if f in case.url or (case.body or "").find(f) >= 0
-                    or f in user), None)
+                    or f in basic), None)
         if raw is None or "/" in raw or "," in raw:
             continue
         seen.add(case.vendor)

@@ -6,8 +6,13 @@ page is hidden or left (``visibilitychange`` to hidden, ``pagehide``), with
 final collection the crawl fires those two events in every frame (the main
 world of each frame, out-of-process iframes included), with
 ``document.visibilityState`` reading "hidden", then waits a short,
-event-driven window for the requests they start.  Nothing navigates: the page
-stays loaded (the "after" screenshot is taken before).
+event-driven window for the requests they start.  Then it freezes the page and
+resumes it at once (CDP ``Page.setWebLifecycleState``, what Chrome does to a
+tab in the background): the page gets *trusted* ``freeze`` and ``resume``
+events, for SDKs that ignore synthetic ones (the Datadog browser SDK checks
+``isTrusted`` and flushes on ``freeze``), and a second window waits for what
+they send.  Nothing navigates: the page stays loaded (the "after" screenshot
+is taken before).
 """
 from __future__ import annotations
 
@@ -33,11 +38,30 @@ class FlushResult:
         frames: frames the events were fired in.
         requests: requests counted as new that started during the flush window.
         quiet: True when the window ended on quiet, False on its cap.
+        frozen: True when the page was frozen and resumed.
     """
 
     frames: int = 0
     requests: int = 0
     quiet: bool = True
+    frozen: bool = False
+
+
+def _freeze_and_resume(capture, end: float) -> bool:
+    """Freeze the crawl's page and resume it (``Page.setWebLifecycleState``
+    ``frozen``, then ``active``): the page's ``freeze`` and ``resume`` listeners
+    run with trusted events.  Each command is waited for until ``end``
+    (monotonic seconds).  Returns True when both succeeded; never raises (the
+    resume is sent even when the freeze failed or timed out)."""
+    session = capture.page_session
+    if capture.cdp is None or session is None:
+        return False
+    ok = True
+    for state in ("frozen", "active"):
+        future = capture.cdp.send("Page.setWebLifecycleState", {"state": state}, session)
+        done, _ = wait([future], timeout=max(0.05, end - time.monotonic()))
+        ok = ok and bool(done) and future.exception() is None and "error" not in (future.result() or {})
+    return ok
 
 
 def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float | None = None,
@@ -45,7 +69,9 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
     """Fire ``visibilitychange`` (hidden) and ``pagehide`` in every frame of the
     crawl's page, then wait for what they send: when no new request starts
     within ``start_ms`` the window ends there (nothing was queued); otherwise
-    it ends ``quiet_ms`` after the last new request (capped at ``cap_ms``).
+    it ends ``quiet_ms`` after the last new request.  Then freeze and resume
+    the page (trusted ``freeze``/``resume``, :func:`_freeze_and_resume`) and
+    wait the same way again.  Both windows together last at most ``cap_ms``.
     ``sendBeacon`` and keepalive fetches start inside the event handlers, so
     they show up within a few ms.
 
@@ -63,17 +89,25 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
     if capture.cdp is None or not contexts:
         return result
     before = capture.request_count()
+    end = time.monotonic() + cap_ms / 1000.0
+    if deadline is not None:
+        end = min(end, deadline)
     leave = LEAVE_JS.replace("__API__", capture.hooks.api())
     futures = [capture.cdp.send("Runtime.evaluate", {"expression": leave, "contextId": context_id,
                                                      "returnByValue": True, "awaitPromise": True}, session)
                for session, context_id in contexts]
-    remaining = max(0.1, min(cap_ms / 1000.0, (deadline or float("inf")) - time.monotonic()))
-    done, _ = wait(futures, timeout=remaining)
+    done, _ = wait(futures, timeout=max(0.1, end - time.monotonic()))
     result.frames = sum(1 for f in done if f.exception() is None and "result" in f.result()
                         and "exceptionDetails" not in f.result()["result"])
     fired = time.monotonic()
-    if capture.wait_new_request(fired, min(start_ms, cap_ms), deadline):
-        result.quiet = capture.wait_quiet(quiet_ms, cap_ms, deadline, since=fired)
+    if capture.wait_new_request(fired, min(start_ms, cap_ms), end):
+        result.quiet = capture.wait_quiet(quiet_ms, cap_ms, end, since=fired)
+    if time.monotonic() < end:
+        result.frozen = _freeze_and_resume(capture, end)
+        fired = time.monotonic()
+        if result.frozen and capture.wait_new_request(fired, min(start_ms, cap_ms), end):
+            result.quiet = capture.wait_quiet(quiet_ms, cap_ms, end, since=fired) and result.quiet
     result.requests = capture.request_count() - before
-    log.debug("flush: fired in %d frames, %d requests after", result.frames, result.requests)
+    log.debug("flush: fired in %d frames, frozen %s, %d requests after", result.frames, result.frozen,
+              result.requests)
     return result

@@ -43,8 +43,8 @@ CATEGORIES = (
     "customer data platform",
     "customer success",
     "marketing automation",
+    "monitoring",
     "optimization",
-    "performance monitoring",
     "session replay",
     "tag manager",
 )

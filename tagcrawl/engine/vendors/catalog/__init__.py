@@ -20,8 +20,8 @@ The bands (thousands) keep related vendors together:
  3000   advertising platforms' conversion / audience pixels
  4000   programmatic, native, retargeting, ABM and affiliate pixels
  5000   web / product analytics and audience measurement
- 6000   tag managers, session replay / experience analytics
- 7000   customer data platforms, marketing automation, experimentation
+ 6000   tag managers, session replay / experience analytics; 6500 RUM, APM, error tracking
+ 7000   customer data platforms, marketing automation, experimentation, feature flags
 ======  ==================================================================
 """
 from __future__ import annotations
