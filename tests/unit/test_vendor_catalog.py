@@ -36,6 +36,9 @@ def test_positive_case(case):
     assert tuple(h.account_id for h in hits) == case.ids
     if case.event is not ANY:
         assert hits[0].event == case.event
+    assert {h.kind for h in hits} == {case.kind}
+    if case.partner is not ANY:
+        assert {h.partner for h in hits} == {case.partner}
     for h in hits:
         assert h.vendor_name == find_vendor(case.vendor).name
         assert h.transport == "xhr" and h.frame_url == "https://shop.example/" and h.url == case.url

@@ -109,9 +109,10 @@ def vendor_table(catalog=CATALOG) -> str:
     regex, spec, regex ...``), events (source specs), embedded, split; list
     items are separated by ``\\x1e``.  The host is empty (any host), ``=`` (the
     previous pattern's), a ``|`` list of domains (each with its subdomains)
-    or a regex.  Library loads (:func:`library_load`) are left out, and so
-    are account ids: the tag sends the decoded parameters (``dt``), the
-    crawler validates ids.  Every regex of the catalog is JavaScript-compatible
+    or a regex.  Library loads (:func:`library_load`), configuration fetches
+    and ID syncs (``Pattern.kind == "sync"``) are left out, and so are
+    account ids: the tag sends the decoded parameters (``dt``), the crawler
+    validates ids.  Every regex of the catalog is JavaScript-compatible
     (``engine/vendors/model.py``).
 
     Raises:
@@ -122,6 +123,8 @@ def vendor_table(catalog=CATALOG) -> str:
         rows, previous = [], None
         for pattern in vendor.patterns:
             if library_load(pattern.path) or getattr(pattern, "config", False):  # no events there
+                continue
+            if getattr(pattern, "kind", "pixel") == "sync":  # an ID sync is no pixel event
                 continue
             host = _checked(_host(pattern.host))
             lists = ([part for pair in pattern.require for part in pair], pattern.events, pattern.embedded)
