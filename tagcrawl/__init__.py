@@ -18,6 +18,9 @@ def create_app(config: dict | None = None, *, clock=None) -> Flask:
         clock: callable returning the current time as an aware UTC datetime
             (default ``models.utcnow``); the stream stamps events with it.
             Tests pass a fixed clock here: it is not a setting.
+    Raises:
+        ConfigError (``core.settings``): the environment has a setting tagcrawl
+            cannot use (an unsupported ``DATABASE_URL``); ``wsgi.py`` prints it as one line.
     """
     from tagcrawl import cli, core, web
 

@@ -1,6 +1,8 @@
 """Tenancy of the events API: which customers' events an API key may read.
 
-A new key reads nothing.  ``grant(key, customer)`` adds one customer;
+A new key reads nothing.  ``grant(key, customer)`` adds one customer
+(created when it does not exist yet: a key may be granted before the
+customer's first token, as the README's steps do);
 ``set_all_customers(key, True)`` makes it an admin key that reads every
 customer (and events stored without a customer).  The CLI wraps these:
 ``flask --app wsgi keys grant NAME --customer C`` / ``--all-customers``,
@@ -8,12 +10,26 @@ customer (and events stored without a customer).  The CLI wraps these:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import ApiKey, ApiKeyGrant, Customer, by_name
 
 
 class GrantError(LookupError):
-    """An unknown key or customer name (message names it)."""
+    """An unknown key or customer name, or an unusable customer name (message names it)."""
+
+
+class Granted(NamedTuple):
+    """What ``grant`` changed: ``new_grant`` (False: the key had it already) and
+    ``new_customer`` (the customer was created by this grant)."""
+
+    new_grant: bool
+    new_customer: bool
+
+
+#: ``customers.name`` is a VARCHAR(120).
+CUSTOMER_NAME_MAX = 120
 
 
 def _key(name: str) -> ApiKey:
@@ -24,16 +40,32 @@ def _customer(name: str) -> Customer:
     return by_name(Customer, name, GrantError, "customer")
 
 
-def grant(key_name: str, customer_name: str) -> bool:
+def grant(key_name: str, customer_name: str) -> Granted:
     """Let key ``key_name`` read customer ``customer_name``'s events; commits.
+    The customer is created when there is none of that name (its events
+    arrive later, with its tokens).
 
-    Returns False when the grant existed already.  Raises GrantError."""
-    key, customer = _key(key_name), _customer(customer_name)
-    if db.session.get(ApiKeyGrant, (key.id, customer.id)) is not None:
-        return False
+    Returns:
+        ``Granted(new_grant, new_customer)``.
+    Raises:
+        GrantError: no such key; an empty customer name or one over 120
+            characters (the column's size).
+    """
+    key = _key(key_name)
+    name = (customer_name or "").strip()
+    if not name or len(name) > CUSTOMER_NAME_MAX:
+        raise GrantError(f"a customer name has 1 to {CUSTOMER_NAME_MAX} characters")
+    customer = by_name(Customer, name)
+    created = customer is None
+    if created:
+        customer = Customer(name=name)
+        db.session.add(customer)
+        db.session.flush()
+    elif db.session.get(ApiKeyGrant, (key.id, customer.id)) is not None:
+        return Granted(False, False)
     db.session.add(ApiKeyGrant(api_key_id=key.id, customer_id=customer.id))
     db.session.commit()
-    return True
+    return Granted(True, created)
 
 
 def ungrant(key_name: str, customer_name: str) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
+from tagcrawl.cli.listing import emit, json_option
+
 
 domains = AppGroup("domains", help="Customers' whitelisted domains (example.com or *.example.com).")
 
@@ -38,9 +40,10 @@ def domains_remove(customer: str, pattern: str) -> None:
 
 @domains.command("list")
 @click.option("--customer", default=None, help="Only this customer's domains.")
-def domains_list(customer: str | None) -> None:
+@json_option
+def domains_list(customer: str | None, as_json: bool) -> None:
     """List whitelisted domains: customer, pattern."""
     from tagcrawl.stream.tenants import list_domains
 
-    for name, pattern in list_domains(customer):
-        click.echo(f"{name}\t{pattern}")
+    rows = [{"customer": name, "pattern": pattern} for name, pattern in list_domains(customer)]
+    emit(("customer", "pattern"), rows, as_json)

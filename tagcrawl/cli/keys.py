@@ -1,12 +1,13 @@
 """flask CLI group ``keys``: API keys of the crawl API (create, webhook URL
 and signing secret, grants of customers' events, revocation).  Registered by
-``commands.init_app``; logic lives in ``apikeys`` and ``grants``."""
+``cli.register``; logic lives in ``apikeys`` and ``grants``."""
 from __future__ import annotations
 
 import click
 from flask.cli import AppGroup
 
 from tagcrawl.accounts.apikeys import create_key
+from tagcrawl.cli.listing import emit, iso_time, json_option
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import ApiKey, by_name, utcnow
 from tagcrawl.core.settings import current_settings
@@ -61,19 +62,28 @@ def keys_set_webhook(name: str, url: str | None, rotate_secret: bool) -> None:
 
 
 @keys.command("list")
-def keys_list() -> None:
-    """List API keys (names and prefixes, never the keys)."""
-    for row in db.session.scalars(db.select(ApiKey).order_by(ApiKey.id)):
-        state = "revoked" if row.revoked_at else "active"
-        click.echo(f"{row.name}\t{row.key_prefix}…\t{state}\t{row.webhook_url or '-'}")
+@json_option
+def keys_list(as_json: bool) -> None:
+    """List API keys: name, prefix (the key's first characters, never the
+    key), state (active or revoked), all_customers (an admin key), the customers
+    it is granted, webhook URL."""
+    from tagcrawl.accounts.grants import granted_names
+
+    rows = [{"name": row.name, "prefix": row.key_prefix, "state": "revoked" if row.revoked_at else "active",
+             "all_customers": bool(row.all_customers), "customers": granted_names(row),
+             "webhook": row.webhook_url, "created_at": iso_time(row.created_at)}
+            for row in db.session.scalars(db.select(ApiKey).order_by(ApiKey.id))]
+    emit(("name", "prefix", "state", "all_customers", "customers", "webhook"), rows, as_json)
 
 
 @keys.command("grant")
 @click.argument("name")
-@click.option("--customer", "customers", multiple=True, help="Customer whose events the key may read (repeatable).")
+@click.option("--customer", "customers", multiple=True,
+              help="Customer whose events the key may read (repeatable; created if needed).")
 @click.option("--all-customers", is_flag=True, help="Let the key read every customer's events (admin).")
 def keys_grant(name: str, customers: tuple[str, ...], all_customers: bool) -> None:
-    """Let API key NAME read the events of --customer C (or --all-customers)."""
+    """Let API key NAME read the events of --customer C (or --all-customers).
+    A customer not seen yet is created (its tokens can come later)."""
     from tagcrawl.accounts.grants import GrantError, grant, set_all_customers
 
     if not customers and not all_customers:
@@ -83,7 +93,9 @@ def keys_grant(name: str, customers: tuple[str, ...], all_customers: bool) -> No
             set_all_customers(name, True)
             click.echo(f"{name}: all customers")
         for customer in customers:
-            click.echo(f"{name}: {customer}" + ("" if grant(name, customer) else " (already granted)"))
+            done = grant(name, customer)
+            note = " (new customer)" if done.new_customer else "" if done.new_grant else " (already granted)"
+            click.echo(f"{name}: {customer}{note}")
     except GrantError as exc:
         raise click.ClickException(str(exc)) from exc
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
+from tagcrawl.cli.listing import emit, iso_time, json_option
+
 
 tokens = AppGroup("tokens", help="Ingestion tokens of the stream endpoint.")
 
@@ -47,9 +49,12 @@ def tokens_revoke(token: str) -> None:
 
 @tokens.command("list")
 @click.option("--customer", default=None, help="Only this customer's tokens.")
-def tokens_list(customer: str | None) -> None:
-    """List tokens: token, customer, expiry, state."""
+@json_option
+def tokens_list(customer: str | None, as_json: bool) -> None:
+    """List tokens: token, customer, expiry (``-``: never), state (active,
+    expired or revoked)."""
     from tagcrawl.stream.tenants import list_tokens
 
-    for item in list_tokens(customer):
-        click.echo(f"{item['token']}\t{item['customer']}\texpires {_fmt_time(item['expires_at'])}\t{item['state']}")
+    rows = [{"token": item["token"], "customer": item["customer"], "created_at": iso_time(item["created_at"]),
+             "expires_at": iso_time(item["expires_at"]), "state": item["state"]} for item in list_tokens(customer)]
+    emit(("token", "customer", "expires_at", "state"), rows, as_json)

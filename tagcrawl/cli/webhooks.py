@@ -4,8 +4,12 @@ from __future__ import annotations
 import click
 from flask.cli import AppGroup
 
+from tagcrawl.cli.listing import emit, iso_time, json_option
 from tagcrawl.core.extensions import db
 from tagcrawl.core.settings import current_settings
+
+#: Deliveries listed, newest first.
+LIST_MAX = 200
 
 webhooks = AppGroup("webhooks", help="Webhook deliveries of asynchronous crawls.")
 
@@ -24,14 +28,17 @@ def webhooks_redeliver(delivery_id: str) -> None:
 
 
 @webhooks.command("list")
-@click.option("--status", type=click.Choice(["pending", "delivered", "failed"]), default=None)
-def webhooks_list(status: str | None) -> None:
-    """List deliveries: id, status, attempts, last status code, URL."""
+@click.option("--status", type=click.Choice(["pending", "delivered", "failed"]), default=None,
+              help="Only deliveries in this state.")
+@json_option
+def webhooks_list(status: str | None, as_json: bool) -> None:
+    """List the 200 newest deliveries: id, status, attempts, last status code, URL."""
     from tagcrawl.core.models import WebhookDelivery
 
-    query = db.select(WebhookDelivery).order_by(WebhookDelivery.created_at.desc()).limit(200)
+    query = db.select(WebhookDelivery).order_by(WebhookDelivery.created_at.desc()).limit(LIST_MAX)
     if status:
         query = query.filter_by(status=status)
-    for row in db.session.scalars(query):
-        last = row.attempt_log[-1].status_code if row.attempt_log else "-"
-        click.echo(f"{row.id}\t{row.status}\t{row.attempts}\t{last}\t{row.url}")
+    rows = [{"id": str(row.id), "status": row.status, "attempts": row.attempts,
+             "last_status": row.attempt_log[-1].status_code if row.attempt_log else None,
+             "url": row.url, "created_at": iso_time(row.created_at)} for row in db.session.scalars(query)]
+    emit(("id", "status", "attempts", "last_status", "url"), rows, as_json)

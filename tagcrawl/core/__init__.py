@@ -27,7 +27,8 @@ def init_app(app, config: dict, clock=None) -> None:
     app.extensions[SETTINGS_KEY] = settings
     app.config.update(config)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(settings.database_url_raw, app.instance_path))
+    if "SQLALCHEMY_DATABASE_URI" not in app.config:  # DATABASE_URL is read (and checked) only when it is used
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url(settings.database_url_raw, app.instance_path)
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
                           engine_options(settings, str(app.config["SQLALCHEMY_DATABASE_URI"])))
     app.json.sort_keys = False

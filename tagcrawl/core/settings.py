@@ -20,8 +20,17 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
+#: Values of ``BACKGROUND`` (``TAGCRAWL_BACKGROUND``).
+BACKGROUND_MODES = ("threads", "process")
+
 #: ``app.extensions`` key of the app's ``Settings``.
 SETTINGS_KEY = "tagcrawl.core.settings"
+
+
+class ConfigError(ValueError):
+    """A setting of the environment tagcrawl cannot use; the message names the
+    variable and says what is accepted, in one line (``wsgi.py`` prints it as
+    the CLI's only output), and never repeats a secret (a URL's password)."""
 
 
 def _env(name: str) -> dict:
@@ -111,6 +120,10 @@ class Settings:
     webhook_per_key: int = 2
     background_crawlers: int = 1
     job_poll_s: float = 5.0
+    #: Where queued crawls and webhook deliveries run (crawl/background.py): ``threads`` in each
+    #: web process (one command serves everything), or ``process``: a separate ``flask worker``
+    #: process (the Procfile's ``worker:``), and the web processes start no background thread.
+    background: str = "threads"
     gunicorn_threads: int = field(default=4, metadata=_env("GUNICORN_THREADS"))
     #: Main-document size cap of a crawl: past it the load is stopped, success false.
     page_max_bytes: int = 10 * 1024 * 1024
@@ -139,6 +152,9 @@ class Settings:
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))
         object.__setattr__(self, "token_cache_s", min(float(self.token_cache_s), 60.0))
+        if self.background not in BACKGROUND_MODES:
+            raise ValueError(f"TAGCRAWL_BACKGROUND must be one of {', '.join(BACKGROUND_MODES)}, "
+                             f"not {self.background!r}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, overrides: Mapping | None = None) -> "Settings":
@@ -150,7 +166,7 @@ class Settings:
             overrides: upper-case field names -> values (Flask config style);
                 keys that are not settings (``TESTING``, ``SQLALCHEMY_*``) are ignored.
         Raises:
-            ValueError: a variable does not parse as its field's type.
+            ConfigError: a variable does not parse as its field's type (the message names it).
         """
         env = os.environ if environ is None else environ
         values = {}
@@ -160,7 +176,10 @@ class Settings:
             if f.name == "gunicorn_threads" and not raw:
                 raw = env.get("TAGCRAWL_THREADS")
             if raw is not None and (raw != "" or f.metadata.get("empty")):
-                values[f.name] = _parse(f, raw)
+                try:
+                    values[f.name] = _parse(f, raw)
+                except ValueError as exc:
+                    raise ConfigError(f"{name}={raw[:40]!r} is not a valid {f.type}") from exc
         settings = cls(**values)
         return settings.replace(**overrides) if overrides else settings
 
@@ -207,10 +226,29 @@ def database_url(raw: str | None, instance_path: str) -> str:
     Heroku-style ``postgres://`` and plain ``postgresql://`` URLs are
     rewritten to ``postgresql+psycopg2://``: SQLAlchemy refuses the old scheme
     and (2.1+) defaults to psycopg 3, while tagcrawl ships psycopg2-binary.
+
+    Raises:
+        ConfigError: not a URL, or a database other than PostgreSQL (psycopg2)
+            and SQLite (e.g. ``mysql://``); one line, without the URL's password.
     """
     if not raw:
         return "sqlite:///" + os.path.join(instance_path, "tagcrawl.db")
     for scheme in ("postgres://", "postgresql://"):
         if raw.startswith(scheme):
-            return "postgresql+psycopg2://" + raw[len(scheme):]
+            raw = "postgresql+psycopg2://" + raw[len(scheme):]
+            break
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        scheme = make_url(raw).drivername
+    except (ArgumentError, ValueError):
+        raise ConfigError("DATABASE_URL is not a database URL; " + _DATABASES) from None
+    if scheme not in _SUPPORTED_SCHEMES:
+        raise ConfigError(f"DATABASE_URL: unsupported database {scheme!r}; " + _DATABASES)
     return raw
+
+
+#: SQLAlchemy driver names tagcrawl runs on (its dependencies: psycopg2-binary, the stdlib sqlite3).
+_SUPPORTED_SCHEMES = frozenset({"postgresql+psycopg2", "sqlite", "sqlite+pysqlite"})
+_DATABASES = "tagcrawl runs on PostgreSQL (postgres://USER:PASSWORD@HOST/DB) or SQLite (sqlite:///PATH)"

@@ -8,10 +8,21 @@ dict is passed around and changed: the answer is the dump, made once
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from tagcrawl.engine.collectors.screenshots import Screenshots
 from tagcrawl.engine.compliance.parts import ConsentSummary, Cookie, PixelConsent
+
+
+class FailureKind(enum.Enum):
+    """Whose failure a failed crawl is (``crawl/outcome.py``): ``PAGE`` (what
+    the page answered, or that it cannot be crawled: block, timeout, refused
+    target, DNS failure) or ``SERVICE`` (tagcrawl could not crawl: retry later
+    or fix the set-up)."""
+
+    PAGE = "page"
+    SERVICE = "service"
 
 
 @dataclass
@@ -119,6 +130,9 @@ class CrawlReport:
         cookies: every cookie at the end with its consent phase, or None.
         consent: the consent compliance summary, or None.
         syncs: cookie / ID syncs found (never in ``marketing_pixels``), in first-seen order.
+        failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
+            not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
+            (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
     """
 
     session_id: str
@@ -136,3 +150,4 @@ class CrawlReport:
     cookies: list[Cookie] | None = None
     consent: ConsentSummary | None = None
     syncs: list[Sync] = field(default_factory=list)
+    failure: FailureKind | None = None

@@ -24,12 +24,12 @@ from tagcrawl.engine.chrome.driver_factory import BrowserUnavailable, kill_brows
 from tagcrawl.engine.identity.emulation import page_setup_commands, proxy_for
 from tagcrawl.engine.egress.chrome import context_proxy
 from tagcrawl.engine.chrome.pool import PoolExhausted, get_pool
-from tagcrawl.engine.chrome.session import CrawlSession
-from tagcrawl.engine.identity.stealth import browser_identity
+from tagcrawl.engine.chrome.session import CrawlSession, SpareSettings
 from tagcrawl.core.netguard import url_refusal
 from tagcrawl.core.schemas.crawl import CrawlResponseSchema
 from tagcrawl.core.settings import Settings
 from tagcrawl.crawl.context import CrawlContext, CrawlFailed, Step
+from tagcrawl.crawl.outcome import ServiceFailed, kind_of
 from tagcrawl.crawl.report import CrawlReport, ErrorMessage
 from tagcrawl.crawl.collect import build
 from tagcrawl.crawl.report_caps import cap_response
@@ -99,6 +99,7 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
         report.success = report.error is None
     except CrawlFailed as exc:
         report.error = ErrorMessage(str(exc))
+        report.failure = kind_of(exc)  # page or service (crawl/outcome.py); not in the JSON
         ctx.hits, ctx.cookies, ctx.datalayer, ctx.requests = [], [], [], []  # kept only from a crawl that ended
         ctx.notes = []
     rules = request.get("validationRules") or []
@@ -143,13 +144,13 @@ def _crawl(ctx: CrawlContext, timings: PhaseTimings) -> None:
         with pool.browser(timeout_s=max(0.1, ctx.deadline - time.monotonic())) as handle:
             timings.add("checkout", checkout)  # pool wait + health check
             _crawl_in(handle, ctx, timings)
-    except PoolExhausted as exc:
-        raise CrawlFailed(f"all browsers are busy: {exc}") from exc
+    except PoolExhausted as exc:  # service failures: crawl/outcome.py
+        raise ServiceFailed(f"all browsers are busy: {exc}") from exc
     except BrowserUnavailable as exc:
-        raise CrawlFailed(f"browser unavailable: {exc}") from exc
+        raise ServiceFailed(f"browser unavailable: {exc}") from exc
 
 
-def _collectors(ctx: CrawlContext) -> list:
+def _collectors(ctx: CrawlContext) -> collectors.Collectors:
     """The crawl's collectors (``collectors.standard``), each ``init``-ed."""
     settings = ctx.settings
     guard = None if settings.allow_private_targets else (lambda url: url_refusal(url, False))
@@ -162,15 +163,13 @@ def _collectors(ctx: CrawlContext) -> list:
 
 def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
     settings, options = ctx.settings, ctx.options
-    if "identity" not in handle.extra:
-        handle.extra["identity"] = browser_identity(handle.driver)
-    identity = handle.extra["identity"]
+    identity = handle.identity  # read once per browser
     ctx.collectors = _collectors(ctx)
     capture = NetworkCapture(page_setup=page_setup_commands(identity and identity.user_agent, options.get("country"),
                                                             identity and identity.metadata()),
                              timer_horizon_ms=settings.timer_horizon_ms, collectors=ctx.collectors)
     capture.failures = ctx.failures
-    dialogs = ctx.collector("dialogs")
+    dialogs = ctx.collectors.dialogs
     expired = threading.Event()
 
     def on_deadline():
@@ -182,34 +181,30 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
     try:  # the crawl's route through the egress proxy (tagcrawl/engine/egress)
         proxy = context_proxy(settings, proxy_for(settings.proxy_url, options.get("proxy", True) is not False,
                                                 options.get("country")))
-    except (ValueError, OSError) as exc:
-        raise CrawlFailed(f"egress proxy unavailable: {exc}") from exc
+    except (ValueError, OSError) as exc:  # a service failure (crawl/outcome.py)
+        raise ServiceFailed(f"egress proxy unavailable: {exc}") from exc
     watchdog = threading.Timer(max(0.0, ctx.deadline - time.monotonic()), on_deadline)
     watchdog.daemon = True
     watchdog.start()
     try:
-        with timings.phase("browser"):
-            ctx.session = CrawlSession(handle, capture, proxy_server=proxy, spare={
-                "capture": {"timer_horizon_ms": settings.timer_horizon_ms},
-                "proxy_server": proxy if options.get("proxy", True) is not False and not options.get("country")
-                else _usual_proxy(settings)}).__enter__()
-        try:
+        with timings.phase("browser"):  # the next crawl's likely proxy, for the spare context
+            spare = SpareSettings(timer_horizon_ms=settings.timer_horizon_ms, proxy_server=proxy if options.get(
+                "proxy", True) is not False and not options.get("country") else _usual_proxy(settings))
+        # Opening and closing the context are timed as "browser", the steps as their own phases.
+        with timings.around("browser", CrawlSession(handle, capture, proxy_server=proxy, spare=spare)) as ctx.session:
             run_steps(ctx, timings)
-        finally:
-            with timings.phase("browser"):
-                ctx.session.close()
-        if dialogs.storm:
+        if dialogs is not None and dialogs.storm:
             raise CrawlFailed(DIALOGS_MESSAGE)
     except CrawlFailed:
         raise
     except Exception as exc:  # WebDriver, CDP, urllib3 (ChromeDriver gone), OS errors
-        if expired.is_set():
-            raise CrawlFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded") from exc
+        if expired.is_set():  # the deadline before any report: a service failure (crawl/outcome.py)
+            raise ServiceFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded") from exc
         handle.broken = True
         # WebDriver trips over dialogs that the capture dismisses ("unexpected alert open",
         # "no dialog is showing"): with dialogs around, they are the cause.
-        if dialogs.storm or isinstance(exc, UnexpectedAlertPresentException) or (
-                dialogs.count and isinstance(exc, WebDriverException)):
+        storm, seen = (dialogs.storm, dialogs.count) if dialogs is not None else (False, 0)
+        if storm or isinstance(exc, UnexpectedAlertPresentException) or (seen and isinstance(exc, WebDriverException)):
             raise CrawlFailed(DIALOGS_MESSAGE) from exc
         detail = getattr(exc, "msg", None) or str(exc)
         raise CrawlFailed(f"browser error: {detail.splitlines()[0] if detail else exc.__class__.__name__}") from exc

@@ -1,10 +1,12 @@
-"""Known CMPs, end to end: each CMP's real DOM (tests/support/cmp_cases.py) is found,
+"""Known CMPs, end to end: each CMP's real DOM (the ``fixture`` of its
+tagcrawl/engine/consent/cmps/<slug>.json, tests/support/web/cmps/<slug>.html) is found,
 its accept button clicked and the click verified, and the pixel gated behind
 consent fires.  All crawls run once per module, two at a time."""
 from __future__ import annotations
 
 import pytest
 
+from tagcrawl.engine.consent.result import BANNER_HIDDEN, TCF_COMPLETE, Evidence
 from tagcrawl.engine.consent.rules import CMPS
 
 from tests.support.cmp_cases import CMP_CASES, crawl_all, crawl_settings, pixels, request
@@ -29,7 +31,7 @@ def crawls(crawl_config):
 
 def test_every_known_cmp_has_a_fixture():
     assert len(CMPS) >= 40
-    assert sorted(case.name for case in CMP_CASES) == sorted(cmp["name"] for cmp in CMPS)
+    assert sorted(case.name for case in CMP_CASES) == sorted(cmp.name for cmp in CMPS)
 
 
 @pytest.mark.parametrize("case", CMP_CASES, ids=lambda case: case.slug)
@@ -47,10 +49,10 @@ def test_cmp_banner_is_accepted_and_the_gated_pixel_fires(case, crawls):
 @pytest.mark.parametrize("case", CMP_CASES, ids=lambda case: case.slug)
 def test_cmp_click_is_verified_by_what_the_cmp_stored(case, crawls):
     consent = crawls[case.slug].consent
-    expected = {"banner hidden", *(f"cookie {name}" for name in case.cookies),
-                *(f"storage {key}" for key in case.storage)}
+    expected = {BANNER_HIDDEN, *(Evidence("cookie", name) for name in case.cookies),
+                *(Evidence("storage", key) for key in case.storage)}
     if case.tcf:
-        expected.add("tcf useractioncomplete")
+        expected.add(TCF_COMPLETE)
     assert consent.clicked and consent.verified
     assert expected <= set(consent.evidence)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tagcrawl.engine.compliance import tcf
+from tagcrawl.engine.consent.result import BANNER_HIDDEN
 
 from tests.support.cmp_cases import crawl_all, crawl_settings, request
 from tests.support.web import npm_cdn
@@ -92,7 +93,7 @@ def test_reject_is_verified_and_the_tag_that_ignores_it_is_a_violation(host, cra
 def test_reject_in_a_second_layer(crawls):
     consent = crawls[("cc-vanilla-layered.example", "reject")].consent
     assert consent.attempts == ["Manage preferences", "Reject all"]
-    assert consent.verified and "banner hidden" in consent.evidence
+    assert consent.verified and BANNER_HIDDEN in consent.evidence
 
 
 def test_a_decoy_sharing_the_accept_selector_is_tried_then_the_fallback_accepts(crawls):
@@ -151,7 +152,7 @@ def test_a_refusal_that_is_not_stored_is_not_verified_but_still_sets_the_phases(
     crawled = crawls[("cc-nostore.example", "reject")]
     consent = crawled.response["consent"]
     assert (consent["verified"], consent["button_text"]) == (False, "Decline")
-    assert crawled.consent.evidence == ["banner hidden"]
+    assert crawled.consent.evidence == [BANNER_HIDDEN]
     assert phases(crawled.response)[IGNORES] == "after_reject"
     assert {"type": "pixel", "vendor": IGNORES[0], "account_id": IGNORES[1]} in consent["violations"]
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tagcrawl.engine.consent.result import BANNER_HIDDEN, TCF_COMPLETE
+
 from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
 
 pytestmark = pytest.mark.browser
@@ -86,11 +88,11 @@ def test_a_page_without_banner_is_scanned_once_and_not_held(crawls):
 def test_tcf_cmp_without_cookie_words_is_found_and_verified_by_useractioncomplete(crawls):
     consent = crawls["consent-tcf.example"].consent
     assert consent.cmp == "TCF CMP 999"
-    assert consent.evidence == ["tcf useractioncomplete"]  # its UI stays, it stores nothing
+    assert consent.evidence == [TCF_COMPLETE]  # its UI stays, it stores nothing
 
 
 def test_banner_in_cross_site_iframe_is_verified_by_the_frame_going_away(crawls):
-    assert "banner hidden" in crawls["consent-iframe.example"].consent.evidence
+    assert BANNER_HIDDEN in crawls["consent-iframe.example"].consent.evidence
 
 
 @pytest.mark.parametrize("host", NEGATIVE)

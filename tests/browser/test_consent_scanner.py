@@ -1,13 +1,14 @@
 """The consent scanner against the whole vocabulary, in one page: every accept
 phrase of every language (as written and upper-cased) is found, and reject,
 settings, subscribe, policy and age-gate labels never are.  One browser
-context; each label is one call of consent_scan.js inside the page."""
+context; each label is one call of the scanner (scripts.SCAN) inside the page."""
 from __future__ import annotations
 
 import pytest
 
 from tagcrawl.engine.capture.hub import NetworkCapture
-from tagcrawl.engine.consent.flow import RULES_ARG, SCAN_JS
+from tagcrawl.engine.consent.flow import RULES_ARG
+from tagcrawl.engine.consent.scripts import SCAN as SCAN_JS
 from tagcrawl.engine.consent.rules import ACCEPT_PHRASES
 from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.engine.chrome.session import CrawlSession

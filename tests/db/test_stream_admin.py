@@ -1,6 +1,7 @@
 """Customers, whitelisted domains and tokens: services and the flask CLI."""
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import timedelta
 
@@ -62,10 +63,14 @@ def test_tokens_revoke_and_list(app, runner):
         expired = issue_token("acme", ttl_days=1, now=utcnow() - timedelta(days=2)).token
     result = runner.invoke(args=["tokens", "revoke", revoked])
     assert result.exit_code == 0 and revoked in result.output
-    listing = runner.invoke(args=["tokens", "list"]).output
-    states = {line.split("\t")[0]: line.split("\t")[-1] for line in listing.strip().splitlines()}
+    header, *lines = runner.invoke(args=["tokens", "list"]).output.strip().splitlines()
+    assert header == "TOKEN\tCUSTOMER\tEXPIRES_AT\tSTATE"
+    states = {line.split("\t")[0]: line.split("\t")[-1] for line in lines}
     assert states == {active: "active", revoked: "revoked", expired: "expired"}
-    assert runner.invoke(args=["tokens", "list", "--customer", "other"]).output == ""
+    as_json = json.loads(runner.invoke(args=["tokens", "list", "--json"]).output)
+    assert {item["token"]: item["state"] for item in as_json} == states
+    assert runner.invoke(args=["tokens", "list", "--customer", "other"]).output == header + "\n"
+    assert runner.invoke(args=["tokens", "list", "--customer", "other", "--json"]).output.strip() == "[]"
     unknown = runner.invoke(args=["tokens", "revoke", str(uuid.uuid4())])
     assert unknown.exit_code != 0 and "no such token" in unknown.output
     assert runner.invoke(args=["tokens", "revoke", "nope"]).exit_code != 0
@@ -75,12 +80,14 @@ def test_domains_add_remove_list(app, runner):
     result = runner.invoke(args=["domains", "add", "--customer", "acme", "Shop.Example.com.", "*.acme.test"])
     assert result.exit_code == 0, result.output
     listing = runner.invoke(args=["domains", "list"]).output.splitlines()
-    assert listing == ["acme\t*.acme.test", "acme\tshop.example.com"]
+    assert listing == ["CUSTOMER\tPATTERN", "acme\t*.acme.test", "acme\tshop.example.com"]
+    assert json.loads(runner.invoke(args=["domains", "list", "--json"]).output) == [
+        {"customer": "acme", "pattern": "*.acme.test"}, {"customer": "acme", "pattern": "shop.example.com"}]
     assert runner.invoke(args=["domains", "add", "--customer", "acme", "shop.example.com"]).exit_code == 0
     result = runner.invoke(args=["domains", "remove", "--customer", "acme", "*.acme.test"])
     assert result.exit_code == 0, result.output
     assert runner.invoke(args=["domains", "list", "--customer", "acme"]).output.splitlines() == [
-        "acme\tshop.example.com"]
+        "CUSTOMER\tPATTERN", "acme\tshop.example.com"]
     missing = runner.invoke(args=["domains", "remove", "--customer", "acme", "*.acme.test"])
     assert missing.exit_code != 0 and "not whitelisted" in missing.output
     assert runner.invoke(args=["domains", "add", "--customer", "acme", "*.com"]).exit_code != 0

@@ -51,10 +51,14 @@ def test_admin_keys_read_every_customer(client, runner, events):  # noqa: F811
     assert _customers(client, plain) == (200, [])
 
 
-def test_grant_errors_are_clear(runner, events):  # noqa: F811
-    _key(runner, "k")
+def test_grant_errors_are_clear(client, runner, events):  # noqa: F811
+    key = _key(runner, "k")
+    # A customer not seen yet is created by the grant (README order: grant, then the customer's first token).
     result = runner.invoke(args=["keys", "grant", "k", "--customer", "initech"])
-    assert result.exit_code != 0 and "no customer named 'initech'" in result.output
+    assert result.exit_code == 0 and result.output == "k: initech (new customer)\n"
+    assert _customers(client, key, customer="initech") == (200, [])
+    assert runner.invoke(args=["keys", "grant", "k", "--customer", "initech"]).output == "k: initech (already granted)\n"
+    assert runner.invoke(args=["keys", "grant", "k", "--customer", "  "]).exit_code != 0
     result = runner.invoke(args=["keys", "grant", "missing", "--customer", "acme"])
     assert result.exit_code != 0 and "no API key named 'missing'" in result.output
     assert runner.invoke(args=["keys", "grant", "k"]).exit_code != 0

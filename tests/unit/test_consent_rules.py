@@ -23,7 +23,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "consent.md"
 
 
 def key(text: str) -> str:
-    """The scanner's label normalisation (consent_scan.js ``key``), in Python."""
+    """The scanner's label normalisation (scan.js ``key``), in Python."""
     text = unicodedata.normalize("NFD", text)
     text = "".join(ch for ch in text if not ("\u0300" <= ch <= "\u036f")).lower().replace("ı", "i").replace("ß", "ss")
     text = "".join(" " if unicodedata.category(ch)[0] in "PS" else ch for ch in text)
@@ -31,14 +31,14 @@ def key(text: str) -> str:
 
 
 def test_every_required_cmp_has_presence_accept_and_globals():
-    names = [cmp["name"] for cmp in CMPS]
+    names = [cmp.name for cmp in CMPS]
     assert len(names) == len(set(names)) >= 40
     for required in REQUIRED_CMPS:
         assert any(required in name for name in names), required
     for cmp in CMPS:
-        assert cmp["presence"] and cmp["globals"], cmp["name"]
-        assert not cmp["frames"] or cmp["frame_accept"], cmp["name"]
-    with_selectors = [c for c in CMPS if c["accept"] or c["frame_accept"]]
+        assert cmp.selectors and cmp.globals, cmp.name
+        assert not cmp.frames.hosts or cmp.frames.accept, cmp.name
+    with_selectors = [c for c in CMPS if c.accept or c.frames.accept]
     assert len(with_selectors) >= 40
 
 
@@ -63,6 +63,6 @@ def test_docs_list_every_cmp_and_language():
     doc = DOC.read_text(encoding="utf-8")
     section = doc.split("## Supported CMPs")[1].split("\n## ")[0]
     rows = re.findall(r"^\| ([^|`]+?) \| `", section, flags=re.M)
-    assert sorted(rows) == sorted(cmp["name"] for cmp in CMPS)
+    assert sorted(rows) == sorted(cmp.name for cmp in CMPS)
     for code, name in LANGUAGES.items():
         assert f"| `{code}` | {name} |" in doc

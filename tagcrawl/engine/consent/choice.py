@@ -1,6 +1,6 @@
 """Clicking a consent choice, verifying it, and falling back.
 
-``choose`` clicks the first candidate of a scan (``consent_scan.js``), waits
+``choose`` clicks the first candidate of a scan (``scan.js``), waits
 for the page to react, and verifies by what the page did:
 
 - accept: the banner is gone or hidden, a consent cookie or storage entry
@@ -20,31 +20,21 @@ from __future__ import annotations
 import logging
 import re
 import time
-from pathlib import Path
 
 from selenium.common.exceptions import WebDriverException
 
-from tagcrawl.engine.consent import rules
+from tagcrawl.engine.consent import rules, scripts
+from tagcrawl.engine.consent.result import BANNER_HIDDEN, TCF_COMPLETE, Evidence
 from tagcrawl.engine.chrome.driving import switch_frame, trusted_click
 from tagcrawl.core.settings import Settings
 from tagcrawl.core.truncation import TEXT_MAX, cut
 
 log = logging.getLogger(__name__)
 
-SCAN_JS = Path(__file__).with_name("consent_scan.js").read_text()
 #: Clicks per crawl (candidates tried plus second layers opened).
 MAX_CLICKS = 6
-CMPS_BY_NAME = {c["name"]: c for c in rules.CMPS}
+CMPS_BY_NAME = {c.name: c for c in rules.CMPS}
 GENERIC_CONSENT_NAME = re.compile(rules.CONSENT_STORAGE_PATTERN, re.IGNORECASE)
-#: The top document's localStorage and TCF status; __API__: ``PageHooks.api()``.
-STATE_JS = """(() => {
-  const storage = {};
-  try { for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);
-        storage[k] = String(localStorage.getItem(k)).slice(0, 300); } } catch (e) {}
-  let tcf = null;
-  try { tcf = __API__.consent.status; } catch (e) {}
-  return {storage, tcf};
-})()"""
 
 
 def enter(driver, path: tuple) -> bool:
@@ -72,15 +62,7 @@ def _click(session, path: tuple, element) -> bool:
         return False
 
 
-#: Waits (async script) until the CSS animations and transitions running in an
-#: element's subtree end (a banner fading out), at most arguments[1] ms.
-SETTLE_JS = """const done = arguments[arguments.length - 1];
-try {
-  const running = arguments[0].getAnimations({subtree: true}).map((a) => a.finished.catch(() => null));
-  if (!running.length) { done(false); } else {
-    Promise.race([Promise.all(running), new Promise((r) => setTimeout(r, arguments[1]))]).then(() => done(true));
-  }
-} catch (e) { done(false); }"""
+#: At most this long for a banner's animations to end (``settle.js``), ms.
 SETTLE_MS = 2000
 
 
@@ -91,11 +73,11 @@ def _shown(driver, path: tuple, element, key: str) -> bool:
     if element is None or not enter(driver, path):
         return False
     try:
-        if not driver.execute_script(SCAN_JS, {"mode": "check", "key": key}, element)[0]:
+        if not driver.execute_script(scripts.CHECK, {"key": key}, element)[0]:
             return False
-        if not driver.execute_async_script(SETTLE_JS, element, SETTLE_MS):
+        if not driver.execute_async_script(scripts.SETTLE, element, SETTLE_MS):
             return True
-        return bool(driver.execute_script(SCAN_JS, {"mode": "check", "key": key}, element)[0])
+        return bool(driver.execute_script(scripts.CHECK, {"key": key}, element)[0])
     except WebDriverException:
         return False
 
@@ -108,7 +90,7 @@ def _settle(driver, path: tuple) -> None:
             continue
         try:
             root = driver.execute_script("return document.documentElement;")
-            driver.execute_async_script(SETTLE_JS, root, SETTLE_MS)
+            driver.execute_async_script(scripts.SETTLE, root, SETTLE_MS)
         except WebDriverException:
             pass
     driver.switch_to.default_content()
@@ -127,7 +109,7 @@ def _rescan(capture, rescan, extra: dict, deadline: float):
 def _mark(driver, element, key: str) -> None:
     """Remember ``element`` as tried (in the page hooks, ``key``), never offered again."""
     try:
-        driver.execute_script(SCAN_JS, {"mode": "mark", "key": key}, element)
+        driver.execute_script(scripts.MARK, {"key": key}, element)
     except WebDriverException:
         pass
 
@@ -140,33 +122,36 @@ def state(session) -> dict:
     except Exception:
         cookies = {}
     try:
-        page = session.evaluate(STATE_JS.replace("__API__", session.capture.hooks.api())) or {}
+        page = session.evaluate(scripts.STATE.replace("__API__", session.capture.hooks.api())) or {}
     except Exception:
         page = {}
     return {"cookies": cookies, "storage": page.get("storage") or {}, "tcf": page.get("tcf")}
 
 
-def _changed(before: dict, after: dict, names: list[str]) -> list:
+def _changed(before: dict, after: dict, names: tuple[str, ...]) -> list:
     def consent_like(name: str) -> bool:
         return any(name.startswith(n) for n in names) or bool(GENERIC_CONSENT_NAME.search(name))
     return sorted({k for k, v in after.items() if before.get(k) != v
                    and consent_like(k[0] if isinstance(k, tuple) else k)}, key=str)
 
 
-def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bool) -> list[str]:
-    """What shows a click worked: "banner hidden", "cookie <name>",
-    "storage <key>", "tcf useractioncomplete" (in that order)."""
-    known = CMPS_BY_NAME.get(cmp_name or "", {})
-    found = ["banner hidden"] if banner_hidden else []
-    found += [f"cookie {name}" for name, _domain in _changed(before["cookies"], after["cookies"],
-                                                            known.get("consent_cookies", []))]
-    found += [f"storage {k}" for k in _changed(before["storage"], after["storage"], known.get("storage", []))]
+def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bool) -> list[Evidence]:
+    """What shows a click worked, from two ``state()`` snapshots: the banner
+    hidden, then the consent cookies and storage entries that changed (the
+    CMP's own ``cookies``/``storage`` names or prefixes, or a name matching
+    ``CONSENT_STORAGE_PATTERN``), then TCF ``useractioncomplete``; each once."""
+    known = CMPS_BY_NAME.get(cmp_name or "")
+    found = [BANNER_HIDDEN] if banner_hidden else []
+    found += [Evidence("cookie", name) for name, _domain in _changed(before["cookies"], after["cookies"],
+                                                                     known.cookies if known else ())]
+    found += [Evidence("storage", k) for k in _changed(before["storage"], after["storage"],
+                                                       known.storage if known else ())]
     if after["tcf"] == "useractioncomplete" != before["tcf"]:
-        found.append("tcf useractioncomplete")
+        found.append(TCF_COMPLETE)
     return list(dict.fromkeys(found))
 
 
-def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, finding) -> list[str]:
+def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, finding) -> list[Evidence]:
     """Evidence after a click: is the banner (and the layer clicked in) hidden,
     what did the page store since ``initial``."""
     driver, key = session.driver, session.capture.hooks.key
@@ -177,9 +162,9 @@ def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, findin
     return evidence(initial, state(session), cmp_name, hidden)
 
 
-def _verified(action: str, found: list[str]) -> bool:
+def _verified(action: str, found: list[Evidence]) -> bool:
     if action == "reject":
-        return "banner hidden" in found and any(e != "banner hidden" for e in found)
+        return BANNER_HIDDEN in found and any(e != BANNER_HIDDEN for e in found)
     return bool(found)
 
 
@@ -249,7 +234,8 @@ def choose(session, settings: Settings, finding, deadline: float, result, rescan
                 time.monotonic(), min(SETTLE_MS / 1000.0, max(0.0, deadline - time.monotonic()))):
             _settle(driver, finding.path)  # the page reacted late: look again once
             found = _outcome(session, initial, result.cmp, banner, finding)
-        log.debug("consent %s %s via %s: clicked %r, evidence %s", result.action, result.cmp, result.how, label, found)
+        log.debug("consent %s %s via %s: clicked %r, evidence %s", result.action, result.cmp, result.how, label,
+                  [str(e) for e in found])
         if _verified(result.action, found):
             result.verified, result.evidence = True, found
             result.button_text = _text(label)
@@ -257,7 +243,7 @@ def choose(session, settings: Settings, finding, deadline: float, result, rescan
             result.cookies_at_choice = set(before["cookies"])
             return
         result.evidence = found
-        if "banner hidden" in found:  # gone without storing a choice: still the moment of the choice
+        if BANNER_HIDDEN in found:  # gone without storing a choice: still the moment of the choice
             result.button_text, result.choice_ms = _text(label), clicked_at
             result.cookies_at_choice = set(before["cookies"])
         finding = _rescan(capture, rescan, {"secondLayer": second}, deadline)

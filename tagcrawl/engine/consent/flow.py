@@ -3,7 +3,7 @@
 Layers, in order, in every document (main frame, open shadow roots, closed
 ones the page hooks recorded, then each iframe, cross-site/out-of-process
 ones included, up to ``MAX_FRAME_DEPTH``): (a) known CMPs from
-``consent_rules.CMPS``; (b) the IAB TCF API (``__tcfapi('ping')``
+``rules.CMPS`` (``cmps/*.json``); (b) the IAB TCF API (``__tcfapi('ping')``
 ``displayStatus``); (c) a multilingual text heuristic over fixed, sticky and
 dialog layers.  Late banners are awaited by DOM-change events from the page
 hooks, never by a fixed delay, and only while something that could still draw
@@ -12,31 +12,29 @@ one (a request, a timer of up to ``CONSENT_WAIT_MS``) is pending.
 The action is ``options.consentAction``: "accept", "reject" (the refuse
 button, through a second layer when the banner has none) or "none" (find,
 never click).  Clicking, verifying and falling back to the next candidate
-live in ``consent_choice.py``.
+live in ``choice.py``; the scripts in ``scripts.py``; the result in ``result.py``.
 """
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 from selenium.common.exceptions import WebDriverException
 
-from tagcrawl.engine.consent import rules
+from tagcrawl.engine.consent import rules, scripts
 from tagcrawl.engine.consent.choice import choose, enter
+from tagcrawl.engine.consent.result import ConsentResult
 from tagcrawl.engine.chrome.driving import switch_frame
 from tagcrawl.core.settings import Settings
 from tagcrawl.core.truncation import TEXT_MAX, cut
 
 log = logging.getLogger(__name__)
 
-SCAN_JS = Path(__file__).with_name("consent_scan.js").read_text()
 MAX_FRAME_DEPTH = 3
+#: The scanner's rules (``scan.js`` arguments[0]): the CMPs in match order and the merged vocabulary.
 RULES_ARG = {
-    "cmps": [{k: c[k] for k in ("name", "presence", "accept", "frames", "frame_accept", "globals", "reject",
-                                "settings", "save", "frame_reject", "frame_settings", "frame_save")}
-             for c in rules.CMPS],
+    "cmps": [cmp.scanner_rule() for cmp in rules.CMPS],
     "reject": rules.REJECT_WORDS,
     "settingsWords": rules.SETTINGS_WORDS,
     "save": rules.SAVE_WORDS,
@@ -46,47 +44,6 @@ RULES_ARG = {
     "ageWords": rules.AGE_GATE_WORDS,
 }
 ACTIONS = ("accept", "reject", "none")
-
-
-@dataclass
-class ConsentResult:
-    """Outcome of the consent step.
-
-    Attributes:
-        banner: a consent banner was found.
-        action: "accept", "reject" or "none" (``options.consentAction``).
-        button_text: visible text of the button whose click was verified;
-            else of the first candidate (found, or clicked without effect),
-            whitespace-normalised.
-        cmp: CMP name when known ("OneTrust", "TCF CMP 10"), else None.
-        clicked: a candidate was clicked.
-        verified: a click was verified: for accept, ``evidence`` holds at least
-            one signal; for reject, the banner is gone and a choice was stored.
-        how: "cmp", "tcf" or "heuristic".
-        evidence: what showed the click worked: "banner hidden",
-            "cookie <name>", "storage <key>", "tcf useractioncomplete".
-        rounds: how many times the page was scanned (1 + DOM changes waited for).
-        attempts: labels of the buttons clicked, in order (settings included).
-        choice_ms: epoch milliseconds of the verified click, else of the click
-            after which the banner was gone (a refusal the CMP did not store);
-            None without either: the boundary between ``before_consent`` and
-            ``after_<action>``.
-        cookies_at_choice: (name, domain) of the cookies present just before
-            that click.
-    """
-
-    banner: bool = False
-    action: str = "accept"
-    button_text: str | None = None
-    cmp: str | None = None
-    clicked: bool = False
-    verified: bool = False
-    how: str | None = None
-    evidence: list[str] = field(default_factory=list)
-    rounds: int = 0
-    attempts: list[str] = field(default_factory=list)
-    choice_ms: float | None = None
-    cookies_at_choice: set = field(default_factory=set)
 
 
 @dataclass
@@ -102,7 +59,7 @@ class _Finding:
 
 def run_scan(driver, extra: dict):
     try:
-        return driver.execute_script(SCAN_JS, dict(RULES_ARG, **extra))
+        return driver.execute_script(scripts.SCAN, dict(RULES_ARG, **extra))
     except WebDriverException as exc:
         log.debug("consent scan failed: %s", getattr(exc, "msg", None) or exc)
         return None
@@ -171,9 +128,6 @@ def _wait_for_banner(session, settings: Settings, deadline: float, result: Conse
         if not changed and not capture.wait_dom_change(since, max(0.0, give_up - time.monotonic())):
             return found
 
-
-
-
 def handle_consent(session, settings: Settings, click: bool = True, deadline: float = 0.0,
                    action: str | None = None) -> ConsentResult:
     """Find the consent banner and, unless the action is "none", click its
@@ -193,7 +147,7 @@ def handle_consent(session, settings: Settings, click: bool = True, deadline: fl
     driver = session.driver
     result = ConsentResult(action=action)
     extra = {"action": "reject"} if action == "reject" else {}
-    extra["key"] = session.capture.hooks.key  # the page hooks' API (consent_scan.js)
+    extra["key"] = session.capture.hooks.key  # the page hooks' API (dom.js)
     found = _wait_for_banner(session, settings, deadline, result, extra)
     driver.switch_to.default_content()
     if not found:

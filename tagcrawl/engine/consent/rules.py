@@ -1,126 +1,136 @@
-"""Consent rules as data: the multilingual vocabulary of the text heuristic.
+"""Consent rules as data, loaded and validated once at import.
 
-Known CMPs live in ``consent_rules_cmps.CMPS`` (re-exported here).  This
-module holds the words:
+- ``CMPS``: the known CMPs, one file each, ``cmps/<slug>.json``
+  (``schema.CmpSchema``; docs/consent.md "Rule syntax").  **Match order is
+  stated here once: ascending ``priority``** (unique), so where two CMPs'
+  banners are both shown, the lower number wins; the CMP whose own iframe host
+  matches is checked before any banner.
+- The vocabulary of the text heuristic, one file per language,
+  ``words/<lang>.json`` (``schema.WordsSchema``), merged over the languages
+  (sorted by code) into ``ACCEPT_PHRASES`` (per language) and the flat lists
+  ``REJECT_WORDS``, ``SAVE_WORDS``, ``SETTINGS_WORDS``, ``NEVER_WORDS``
+  (reject + settings + paywall + policy + age: a label that contains one is
+  never clicked when accepting, unless it is exactly an accept phrase),
+  ``CONSENT_WORDS`` and ``AGE_GATE_WORDS``.
 
-- ``ACCEPT_PHRASES``: accept-button labels per language.  A button matches
-  when its *whole* label equals a phrase, after normalisation (lower case,
-  accents, punctuation, emoji and spaces removed), so "Accept offer" or
-  "OK, subscribe" never match "accept" or "ok".
-- ``NEVER_WORDS``: a label that contains one of these at the start of a word
-  (anywhere, for Chinese, Japanese and Korean) is never clicked (reject,
-  settings, manage, pay/subscribe, policy links, age gates), even when a
-  CMP's own accept selector matched it; a label that is exactly an accept
-  phrase ("Accept recommended settings") is always allowed.
-- ``CONSENT_WORDS``: the heuristic only accepts a button whose fixed, sticky
-  or dialog container talks about cookies or consent in one of these words.
-- ``AGE_GATE_WORDS``: a container that contains one of these is an age gate.
-- ``CONSENT_STORAGE_PATTERN``: names of cookies and storage entries that
-  count as "consent stored" when the CMP is not known.
-- The refusal (``options.consentAction: "reject"``): a button whose label
-  contains a ``REJECT_WORDS`` word (at the start of a word) refuses; when the
-  banner has none, a ``SETTINGS_WORDS`` button opens its second layer, where
-  a ``SAVE_WORDS`` button ("Save", "Confirm my choices") also refuses, since
-  the toggles of a second layer are off by default.
-
-Adding a language is one entry in each of these.
+A file that breaks its schema, two CMPs with one name or one priority, or a
+file name that is not a slug (language code) raises ``RuleError`` naming the
+file and the key, so the crawler does not start with a rule silently dropped.
+Bounds: ``MAX_FILES`` files per folder, ``MAX_FILE_BYTES`` per file (checked
+before parsing), the schema's ``MAX_ITEMS`` and ``MAX_TEXT``.
 """
 from __future__ import annotations
 
-from tagcrawl.engine.consent.phrases import ACCEPT_PHRASES, LANGUAGES
-from tagcrawl.engine.consent.cmps import CMPS
+import json
+import re
+from pathlib import Path
 
-__all__ = ["CMPS", "ACCEPT_PHRASES", "NEVER_WORDS", "CONSENT_WORDS", "AGE_GATE_WORDS",
-           "CONSENT_STORAGE_PATTERN", "LANGUAGES", "REJECT_WORDS", "SETTINGS_WORDS", "SAVE_WORDS"]
+from marshmallow import Schema, ValidationError
 
-REJECT_WORDS = [
-    "reject", "decline", "deny", "refuse", "disagree", "dismiss all", "necessary", "essential", "required only",
-    "without", "do not", "don't", "no thanks", "no, thanks", "opt out", "opt-out", "ablehnen", "alle ablehnen",
-    "nur notwendige", "nur essenzielle", "ohne", "nicht", "refuser", "tout refuser", "sans", "continuer sans",
-    "rechazar", "sin", "rifiuta", "rifiuto", "senza", "rejeitar", "recusar", "sem", "weigeren", "afwijzen",
-    "weiger", "odrzuć", "odrzucam", "nie zgadzam", "avvisa", "neka", "avböj", "afvis", "avvis", "avslå", "hylkää",
-    "kieltäydy", "odmítnout", "odmítám", "odmietnuť", "elutasít", "elutasítás",
-    "nein", "non merci", "no gracias", "only required", "nem fogad", "respinge", "resping",
-    "refuz", "odbij", "odbaci", "откажи", "отхвърл", "απόρριψη", "απορρίπτω", "отклонить", "отказаться", "отказ",
-    "отхилити", "відхилити", "reddet", "kabul etme", "拒否", "拒絶", "同意しない", "拒绝", "拒絕", "不同意", "不接受", "거부",
-]
+from tagcrawl.engine.consent.schema import Cmp, CmpSchema, WordsSchema
 
-#: Second-layer buttons that store the current (default: refused) choices.
-SAVE_WORDS = [
-    "save", "confirm", "submit", "accept selected", "accept selection", "allow selection", "speichern",
-    "auswahl speichern", "bestätigen", "auswahl erlauben", "enregistrer", "confirmer", "valider", "guardar",
-    "confirmar", "salva", "conferma", "salvar", "opslaan", "bevestig", "zapisz", "potwierdź", "spara",
-    "bekräfta", "gem", "bekræft", "lagre", "bekreft", "tallenna", "vahvista", "uložit", "potvrdit", "uložiť",
-    "potvrdiť", "mentés", "megerősít", "salvează", "confirmă", "spremi", "potvrdi", "запази", "потвърди",
-    "αποθήκευση", "επιβεβαίωση", "сохранить", "подтвердить", "зберегти", "підтвердити", "kaydet", "保存", "確認",
-    "确认", "저장",
-]
-
-#: Settings, manage, customise, more information.
-SETTINGS_WORDS = [
-    "settings", "setting", "manage", "preferences", "preference", "customize", "customise", "configure", "options",
-    "more info", "more information", "learn more", "details", "show purposes", "purposes", "selection", "auswahl",
-    "einstellungen", "anpassen", "verwalten", "mehr erfahren", "details anzeigen", "individuelle", "paramètres",
-    "personnaliser", "gérer", "en savoir plus", "configurar", "configuración", "gestionar", "personalizar",
-    "más información", "impostazioni", "gestisci", "personalizza", "scopri di più", "definições", "configurações",
-    "gerir", "gerenciar", "saiba mais", "instellingen", "aanpassen", "beheren", "meer informatie", "ustawienia",
-    "zarządzaj", "dostosuj", "więcej informacji", "inställningar", "hantera", "anpassa", "indstillinger", "tilpas",
-    "administrer", "innstillinger", "tilpass", "asetukset", "muokkaa", "hallinnoi", "lisätietoja", "nastavení",
-    "přizpůsobit", "spravovat", "nastavenia", "beállítások", "testreszab", "setări", "personaliz", "postavke",
-    "настройки", "ρυθμίσεις", "διαχείριση", "προσαρμογή", "настроить", "управлять", "подробнее", "налаштування",
-    "ayarlar", "yönet", "özelleştir", "設定", "管理", "カスタマイズ", "詳細", "设置", "自定义", "管理选项", "了解更多", "설정",
-]
-
-#: Paywalls, newsletters and shops: subscribe, pay, buy, offers, accounts.
-PAYWALL_WORDS = [
-    "subscribe", "subscription", "pay", "buy", "purchase", "offer", "sign up", "register", "log in", "login",
-    "sign in", "abonnieren", "abonnement", "abo", "kaufen", "bezahlen", "angebot", "s'abonner", "abonnez",
-    "acheter", "payer", "offre", "suscrib", "comprar", "pagar", "oferta", "abbonati", "abbonamento", "acquista",
-    "paga", "offerta", "assinar", "assine", "abonneren", "kopen", "betalen", "aanbieding", "subskryb", "kup",
-    "zapłać", "prenumerera", "köp", "betala", "erbjudande", "abonner", "køb", "betal", "tilbud", "kjøp", "tilaa",
-    "osta", "maksa", "tarjous", "předplat", "koupit", "zaplatit", "nabídka", "feliratkoz", "vásárl", "fizet",
-    "ajánlat", "abonea", "cumpără", "plătește", "ofertă", "подписаться", "подписка", "купить", "оплатить",
-    "предложение", "συνδρομή", "αγορά", "abone", "satın al", "öde", "teklif", "購読", "購入", "支払", "订阅", "訂閱", "购买",
-    "購買", "支付",
-]
-
-#: Links to policies.
-POLICY_WORDS = [
-    "policy", "privacy statement", "cookie statement", "datenschutzerklärung", "cookie-richtlinie", "politique",
-    "política", "informativa", "privacybeleid", "polityka", "integritetspolicy", "privatlivspolitik", "personvern",
-    "tietosuojaseloste", "zásady", "adatvédelmi", "politica", "политика", "πολιτική", "politika", "ポリシー", "政策",
-    "条款",
-]
-
-#: Age gates.
-AGE_WORDS = [
-    "i am over", "i'm over", "i am 18", "i am 21", "years old", "years of age", "18+", "21+", "enter site",
-    "enter the site", "legal age", "ich bin über", "ich bin 18", "j'ai plus de", "tengo más de", "ho più di",
-]
-
-NEVER_WORDS: list[str] = REJECT_WORDS + SETTINGS_WORDS + PAYWALL_WORDS + POLICY_WORDS + AGE_WORDS
-
-CONSENT_WORDS: list[str] = [
-    "cookie", "consent", "gdpr", "personal data", "tracking technolog", "store and/or access information",
-    "einwilligung", "zustimmung", "datenschutz", "personenbezogene", "traceur", "consentement",
-    "données personnelles", "consentimiento", "datos personales", "consenso", "dati personali", "consentimento",
-    "dados pessoais", "toestemming", "persoonsgegevens", "ciasteczk", "zgod", "dane osobowe", "kakor", "samtycke",
-    "personuppgifter", "samtykke", "personoplysninger", "informasjonskapsler", "personopplysninger", "eväste",
-    "suostumus", "henkilötie", "souhlas", "osobní údaj", "súhlas", "süti", "hozzájárul", "személyes adat",
-    "consimțământ", "date personale", "kolačić", "privol", "бисквитк", "συγκατάθεση", "προσωπικά δεδομένα", "куки",
-    "согласие", "персональн", "файли cookie", "згод", "çerez", "kişisel veri", "クッキー", "個人情報", "个人信息", "個人資料", "隐私",
-    "隱私", "쿠키", "개인정보",
-]
-
-AGE_GATE_WORDS: list[str] = [
-    "legal drinking age", "age verification", "verify your age", "confirm your age", "date of birth",
-    "are you over 18", "are you over 21", "are you 18", "are you 21", "you must be 18", "you must be 21",
-    "of legal age", "18 years or older", "21 years or older", "altersverifikation", "altersprüfung",
-    "bist du über 18", "sind sie über 18", "mindestens 18", "vérification de l'âge", "avez-vous plus de 18",
-    "êtes-vous majeur", "verificación de edad", "mayor de edad", "verifica dell'età", "maggiorenne", "年齢確認",
-    "20歳以上", "年龄验证", "已满18",
-]
+HERE = Path(__file__).parent
+CMP_DIR = HERE / "cmps"
+WORDS_DIR = HERE / "words"
+#: Files per rule folder, and bytes per file.
+MAX_FILES = 1000
+MAX_FILE_BYTES = 64 * 1024
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+LANG = re.compile(r"^[a-z]{2,3}$")
+#: Word lists of ``words/<lang>.json`` whose union is ``NEVER_WORDS``.
+NEVER_KINDS = ("reject", "settings", "paywall", "policy", "age")
 
 #: Cookie and storage names that mean "consent was stored" when the CMP is
-#: not known (a JS regular expression, case-insensitive).
+#: not known (a JS regular expression, case-insensitive; not per language).
 CONSENT_STORAGE_PATTERN = r"consent|cookie|gdpr|privacy|cmp|accept|agree|opt.?in|tcf|notice|eu.?cookie"
+
+
+class RuleError(ValueError):
+    """A rule file that cannot be used: ``"<file>: <key path>: <problem>"``."""
+
+
+def _flat(messages, prefix: str = "") -> list[str]:
+    """marshmallow's nested error messages as ``"key.sub.0: problem"`` lines."""
+    if isinstance(messages, dict):
+        return [line for key, inner in messages.items() for line in _flat(inner, f"{prefix}{key}.")]
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return [f"{prefix.rstrip('.') or '(file)'}: {' '.join(messages)}"]
+    return [line for inner in messages for line in _flat(inner, prefix)]
+
+
+def read(path: Path, schema: Schema) -> dict:
+    """One rule file, parsed and validated.
+
+    Args:
+        path: a ``.json`` file of at most ``MAX_FILE_BYTES`` bytes.
+        schema: ``CmpSchema()`` or ``WordsSchema()``.
+    Returns:
+        the loaded data (``CmpSchema``: the keyword arguments of ``Cmp``
+        without ``slug``).
+    Raises:
+        RuleError: too large, not JSON, or not the schema (every key in error named).
+    """
+    where = f"{path.parent.name}/{path.name}"
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise RuleError(f"{where}: larger than {MAX_FILE_BYTES} bytes")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RuleError(f"{where}: not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RuleError(f"{where}: (file): not a JSON object")
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        raise RuleError(f"{where}: " + "; ".join(_flat(exc.messages))) from None
+
+
+def _files(folder: Path, name: re.Pattern) -> list[Path]:
+    paths = sorted(folder.glob("*.json"))
+    if len(paths) > MAX_FILES:
+        raise RuleError(f"{folder.name}/: more than {MAX_FILES} files")
+    for path in paths:
+        if not name.match(path.stem):
+            raise RuleError(f"{folder.name}/{path.name}: (file): the name must match {name.pattern}")
+    return paths
+
+
+def load_cmps(folder: Path = CMP_DIR) -> list[Cmp]:
+    """Every ``<slug>.json`` of ``folder`` (at most ``MAX_FILES``), validated,
+    in match order (ascending ``priority``).  Raises ``RuleError`` (see the
+    module docstring)."""
+    schema, cmps = CmpSchema(), []
+    for path in _files(folder, SLUG):
+        cmps.append(Cmp(slug=path.stem, **read(path, schema)))
+    for key in ("name", "priority"):
+        seen: dict = {}
+        for cmp in cmps:
+            other = seen.setdefault(getattr(cmp, key), cmp.slug)
+            if other != cmp.slug:
+                raise RuleError(f"{folder.name}/{cmp.slug}.json: {key}: the same as {other}.json's")
+    return sorted(cmps, key=lambda c: c.priority)
+
+
+def load_words(folder: Path = WORDS_DIR) -> dict[str, dict]:
+    """Every ``<lang>.json`` of ``folder`` (at most ``MAX_FILES``), validated:
+    ``{code: {language, accept, reject, save, settings, paywall, policy, age,
+    consent, age_gate}}``, sorted by code.  Raises ``RuleError``."""
+    schema = WordsSchema()
+    return {path.stem: read(path, schema) for path in _files(folder, LANG)}
+
+
+def merged(words: dict[str, dict], *kinds: str) -> list[str]:
+    """The words of ``kinds`` over every language, in file order, each once."""
+    return list(dict.fromkeys(w for entry in words.values() for kind in kinds for w in entry[kind]))
+
+
+CMPS: list[Cmp] = load_cmps()
+WORDS: dict[str, dict] = load_words()
+LANGUAGES: dict[str, str] = {code: entry["language"] for code, entry in WORDS.items()}
+ACCEPT_PHRASES: dict[str, list[str]] = {code: entry["accept"] for code, entry in WORDS.items()}
+REJECT_WORDS = merged(WORDS, "reject")
+SAVE_WORDS = merged(WORDS, "save")
+SETTINGS_WORDS = merged(WORDS, "settings")
+NEVER_WORDS = merged(WORDS, *NEVER_KINDS)
+CONSENT_WORDS = merged(WORDS, "consent")
+AGE_GATE_WORDS = merged(WORDS, "age_gate")

@@ -1,4 +1,5 @@
-"""Fixture-web routes for the consent and blocking tests (data in ``tests/support/cmp_cases.py``).
+"""Fixture-web routes for the consent and blocking tests (data in ``tests/support/cmp_cases.py``,
+which reads each CMP's ``fixture`` from its ``tagcrawl/engine/consent/cmps/<slug>.json``).
 
 - ``https://cmp-<slug>.example/``: a shop page that loads a CMP from its real
   script URL and gates a Meta pixel behind the CMP's consent.
@@ -7,7 +8,7 @@
   load the same URL (``shop.example`` and OneTrust) fall through to the
   vendor routes.
 - the CMP's own iframe document (Sourcepoint, TrustArc, LiveRamp), requested
-  from that page: ``vendor_libs/cmp/markup/<slug>.frame.html``.
+  from that page: the part of ``cmps/<slug>.html`` after its ``FRAME_MARK`` line.
 - ``https://consent-<lang>.example/``: a site's own banner in one language.
 - ``/__consent/site.js`` on every host: the site banner helper.
 - block pages: ``sites/<host>/index.html`` answered with the case's status.
@@ -19,15 +20,19 @@ import json
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tagcrawl.engine.consent.cmps import CMPS
+from tagcrawl.engine.consent.rules import CMPS
 
 from ..cmp_cases import BLOCK_STATUS, CMP_CASES, LANGUAGE_BANNERS, CmpCase, LanguageBanner
 
 CMP_DIR = Path(__file__).with_name("vendor_libs") / "cmp"
+#: The CMPs' real DOM, ``<slug>.html`` each.
+MARKUP_DIR = Path(__file__).with_name("cmps")
+#: The line of ``<slug>.html`` after which the CMP's own iframe document follows.
+FRAME_MARK = "<!-- frame document"
 SITES = Path(__file__).with_name("sites")
 CASES_BY_HOST = {case.host: case for case in CMP_CASES}
 BANNERS_BY_HOST = {urlsplit(b.url).hostname: b for b in LANGUAGE_BANNERS}
-GLOBALS = {c["name"]: c["globals"] for c in CMPS}
+GLOBALS = {c.name: list(c.globals) for c in CMPS}
 HTML = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 JS = {"Content-Type": "application/javascript; charset=utf-8", "Cache-Control": "no-store"}
 
@@ -108,10 +113,14 @@ def cmp_page(case: CmpCase) -> str:
                            script=html.escape(case.script, quote=True))
 
 
-def markup(case: CmpCase, suffix: str = "") -> str:
-    """The CMP's DOM, from ``vendor_libs/cmp/markup/<slug><suffix>.html``."""
-    text = (CMP_DIR / "markup" / f"{case.slug}{suffix}.html").read_text(encoding="utf-8")
-    return text.replace("{{frame}}", html.escape(case.frame or "", quote=True))
+def markup(case: CmpCase, frame: bool = False) -> str:
+    """The CMP's DOM from ``cmps/<slug>.html``: the banner, or with ``frame``
+    its own iframe document (after the ``FRAME_MARK`` line)."""
+    text = (MARKUP_DIR / f"{case.slug}.html").read_text(encoding="utf-8")
+    banner, _mark, document = text.partition(FRAME_MARK)
+    if frame:
+        return document.partition("\n")[2]
+    return banner.replace("{{frame}}", html.escape(case.frame or "", quote=True))
 
 
 def emulation(case: CmpCase) -> str:
@@ -124,7 +133,7 @@ def emulation(case: CmpCase) -> str:
 
 def frame_page(case: CmpCase) -> str:
     """The CMP's own cross-site iframe document; accepting posts to the page."""
-    return FRAME_PAGE.format(title=html.escape(case.name), markup=markup(case, ".frame"),
+    return FRAME_PAGE.format(title=html.escape(case.name), markup=markup(case, frame=True),
                              accept=json.dumps(case.accept))
 
 
