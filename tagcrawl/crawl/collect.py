@@ -1,17 +1,17 @@
 """The end of a crawl: ``Collect`` (the last step: every collector's
 ``post_load`` and ``get_data``, with the browser) and ``build`` (after the
-browser is released: pixels from the requests (``vendors.match_within``,
-within the crawl deadline and decode budget) and the consent compliance
-report into the ``CrawlReport``)."""
+browser is released: pixels and ID syncs from the requests
+(``vendors.match_within``, within the crawl deadline and decode budget) and
+the consent compliance report into the ``CrawlReport``)."""
 from __future__ import annotations
 
 from tagcrawl.engine.chrome.cdp import CDPError
 from tagcrawl.engine.collectors import guarded
 from tagcrawl.engine.collectors.cookies import CookieJar
 from tagcrawl.engine.compliance import report as compliance
-from tagcrawl.engine.vendors import match_within, pixels_from_hits
+from tagcrawl.engine.vendors import match_within, pixels_from_hits, syncs_from_hits
 from tagcrawl.crawl.context import CrawlContext, Step
-from tagcrawl.crawl.report import MarketingPixel
+from tagcrawl.crawl.report import MarketingPixel, Sync
 
 
 class Collect(Step):
@@ -55,12 +55,13 @@ def build(ctx: CrawlContext) -> None:
     run = match_within(ctx.requests, ctx.deadline, ctx.settings.decode_budget_bytes)
     ctx.hits = run.hits
     ctx.notes += run.notes()
-    pixels = pixels_from_hits(ctx.hits)
+    pixels, syncs = pixels_from_hits(ctx.hits), syncs_from_hits(ctx.hits)  # issue 27: syncs are no pixels
     consent = ctx.consent
     part = compliance.build(pixels, ctx.hits, ctx.cookies, ctx.request["url"], compliance.ConsentFacts(
         banner=consent.banner, action=consent.action, verified=consent.verified,
         choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
         cmp=consent.cmp, button_text=consent.button_text, frames=ctx.frames,
-        choice_cookies=consent.stored_cookies()))
+        choice_cookies=consent.stored_cookies()), syncs)
     ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
+    ctx.report.syncs = [Sync.of(s, phase) for s, phase in zip(syncs, part.syncs)]
     ctx.report.cookies, ctx.report.consent = part.cookies, part.consent

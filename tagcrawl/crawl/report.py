@@ -83,6 +83,35 @@ class MarketingPixel:
 
 
 @dataclass
+class Sync:
+    """One cookie / ID sync (issue 27): tracking between ad-tech parties, reported
+    apart from the pixels (``vendors.syncs_from_hits``; ``SyncSchema``).
+
+    Attributes:
+        vendor: display name of the vendor whose sync endpoint was called.
+        account_id: the account it carried, as sent (e.g. the Audience Manager
+            partner of ``<partner>.demdex.net``), or None.
+        partner: the other party of the sync as sent (``google_nid``), or None.
+        page: frame URL of its first hit.
+        warnings: why the account id is unusual (``engine/vendors/ids.py``).
+        consent: phase of its first hit (``compliance.report.PHASES``).
+    """
+
+    vendor: str | None
+    account_id: str | None
+    partner: str | None
+    page: str | None
+    warnings: list[str] = field(default_factory=list)
+    consent: str | None = None
+
+    @classmethod
+    def of(cls, sync: dict, phase: str | None = None) -> "Sync":
+        """From a ``vendors.syncs_from_hits`` entry and its phase (``compliance.report.build``)."""
+        return cls(vendor=sync.get("vendor"), account_id=sync.get("account_id"), partner=sync.get("partner"),
+                   page=sync.get("page"), warnings=list(sync.get("warnings") or []), consent=phase)
+
+
+@dataclass
 class CrawlReport:
     """Spec 2.4 CrawlResponse, typed.  Dumped by ``CrawlResponseSchema``.
 
@@ -101,6 +130,7 @@ class CrawlReport:
         message: a note (unverified consent click) or the error's message.
         cookies: every cookie at the end with its consent phase, or None.
         consent: the consent compliance summary, or None.
+        syncs: cookie / ID syncs found (never in ``marketing_pixels``), in first-seen order.
         failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
             not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
             (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
@@ -120,4 +150,5 @@ class CrawlReport:
     message: str | None = None
     cookies: list[Cookie] | None = None
     consent: ConsentSummary | None = None
+    syncs: list[Sync] = field(default_factory=list)
     failure: FailureKind | None = None

@@ -27,6 +27,8 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("marketingPixels[].page", URL_MAX), ("marketingPixels[].warnings[]", TEXT_MAX),
     ("marketingPixels[].consent_mode[].gcs", TEXT_MAX), ("marketingPixels[].consent_mode[].gcd", TEXT_MAX),
     ("marketingPixels[].tcf.gdpr", TEXT_MAX), ("marketingPixels[].tcf.gdpr_consent", CONSENT_STRING_MAX),
+    ("syncs[].vendor", TEXT_MAX), ("syncs[].account_id", TEXT_MAX), ("syncs[].partner", TEXT_MAX),
+    ("syncs[].page", URL_MAX), ("syncs[].warnings[]", TEXT_MAX),
     ("cookies[].name", TEXT_MAX), ("cookies[].domain", TEXT_MAX), ("cookies[].vendor", TEXT_MAX),
     ("consent.cmp", TEXT_MAX), ("consent.button_text", TEXT_MAX),
     *((f"consent.{part}[].{key}", TEXT_MAX) for part in ("violations", "before_consent") for key in _ITEM),
@@ -40,6 +42,7 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
 #: ``path`` -> items kept.
 LIST_CAPS: tuple[tuple[str, int], ...] = (
     ("marketingPixels", LIST_MAX), ("marketingPixels[].warnings", 20), ("marketingPixels[].consent_mode", 10),
+    ("syncs", LIST_MAX), ("syncs[].warnings", 20),
     ("cookies", LIST_MAX), ("consent.violations", LIST_MAX), ("consent.before_consent", LIST_MAX),
     ("consent.granted_before_consent", LIST_MAX), ("consent.tcf", 10), ("consent.gpp.applicable_sections", SECTIONS_MAX),
 )

@@ -7,6 +7,7 @@ import gzip
 import pytest
 
 from tagcrawl import __version__
+from tagcrawl.engine.vendors import CATALOG
 from tagcrawl.stream.tag.build import rendered
 
 
@@ -17,7 +18,10 @@ def test_tag_js_is_served_small_cached_and_versioned(client):
     assert response.status_code == 200
     assert response.mimetype == "application/javascript"
     assert response.data == tag.body
-    assert len(response.data) < 15 * 1024, f"tag.js is {len(response.data)} bytes"
+    # Issue 27 grows the catalog (and with it the tag's vendor table) from about 100 to 300+ vendors:
+    # the budget is 8 KB of script plus 100 bytes a vendor (about 75 today: 20.8 KB for 180 vendors).
+    budget = 8 * 1024 + 100 * len(CATALOG)
+    assert len(response.data) < budget, f"tag.js is {len(response.data)} bytes, {len(CATALOG)} vendors"
     assert response.headers["ETag"] == f'"{tag.digest}"'
     assert response.headers["Cache-Control"] == "public, max-age=300"
     assert response.headers["Access-Control-Allow-Origin"] == "*"

@@ -4,9 +4,10 @@ vendor files (``tagcrawl/engine/vendors/catalog/<key>.toml``: ``[[positive]]``,
 
 ``POSITIVE``: requests that must produce hits of ``vendor`` whose
 account ids are exactly ``ids`` (in order) and whose first event is
-``event`` (``ANY`` = not checked).  In a file, no ``ids`` means one hit
-without an account id (a library load) and ``event = ""`` a hit without an
-event name.
+``event`` (``ANY`` = not checked), of ``kind`` (``"pixel"``, or ``"sync"``
+for a cookie / ID sync) and, for a sync, naming ``partner`` (``ANY`` = not
+checked).  In a file, no ``ids`` means one hit without an account id (a
+library load) and ``event = ""`` a hit without an event name.
 
 ``NEGATIVE``: look-alikes (wrong host / path / parameter shape) that must
 produce no hit of ``vendor``.
@@ -39,6 +40,8 @@ class Case:
     method: str | None = None
     headers: dict = field(default_factory=dict, hash=False, compare=False)
     note: str = ""
+    kind: str = "pixel"
+    partner: object = ANY
 
     @property
     def http_method(self) -> str:
@@ -79,7 +82,7 @@ def _case(vendor: str, kind: str, raw: dict[str, Any]) -> Case:
         ids, event = (), ANY
     note = raw.get("note", "malformed id" if kind == "malformed" else "")
     return Case(vendor, _filled(raw["url"], raw), ids, event, _filled(raw.get("body"), raw), raw.get("method"),
-                headers, note)
+                headers, note, raw.get("kind", "pixel"), raw.get("partner", ANY))
 
 
 def _cases(kind: str) -> list[Case]:

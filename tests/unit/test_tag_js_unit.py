@@ -13,27 +13,29 @@ def test_tag_is_rendered_once_per_process():
 
 
 def _decode(table: str) -> list[tuple]:
-    """The tag's vendor table back to (name, host, path, require, events, embedded, split) rows."""
+    """The tag's vendor table back to (name, host, path, require, events, embedded, split, sync) rows."""
     rows = []
     for line in table.split("\n"):
         name, *patterns = line.split("\t")
         host = None
         for pattern in patterns:
-            fields = (pattern.split("\x1f") + [""] * 6)[:6]
+            fields = (pattern.split("\x1f") + [""] * 7)[:7]
             if fields[0] != "=":
                 plain = fields[0] and all(c.isalnum() or c in ".|-" for c in fields[0])
                 host = (r"(?:^|\.)(?:" + fields[0].replace(".", r"\.") + ")$") if plain else (fields[0] or None)
             require, events, embedded = (tuple(f.split("\x1e")) if f else () for f in fields[2:5])
             rows.append((name, host, fields[1] or None, tuple(zip(require[::2], require[1::2])), events, embedded,
-                         fields[5] or None))
+                         fields[5] or None, fields[6] == "1"))
     return rows
 
 
 def test_vendor_table_is_the_catalog():
     """The script carries every pattern of the catalog but library loads and configuration fetches
-    (``Pattern.config``: no events there), losslessly (no second list)."""
-    expected = [(v.name, p.host, p.path, p.require, p.events, p.embedded, p.split)
+    (``Pattern.config``: no events there), losslessly (no second list); an ID sync (``kind = "sync"``)
+    is marked, so that the request it takes gives no event."""
+    expected = [(v.name, p.host, p.path, p.require, p.events, p.embedded, p.split, p.kind == "sync")
                 for v in CATALOG for p in v.patterns if not library_load(p.path) and not p.config]
+    assert any(row[-1] for row in expected)
     table = vendor_table()
     assert _decode(table) == expected
     skipped = [p.path for v in CATALOG for p in v.patterns if library_load(p.path)]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tagcrawl.engine.vendors import (
     CATALOG, CATEGORIES, Request, browser_patterns, catalog_listing, find_vendor, match_request,
-    match_requests, normalise_id, pixels_from_hits, vendor_key_for,
+    match_requests, normalise_id, pixels_from_hits, syncs_from_hits, vendor_key_for,
 )
 from tagcrawl.engine.vendors import decode, ids
 from tagcrawl.engine.vendors.types import Hit
@@ -36,6 +36,9 @@ def test_positive_case(case):
     assert tuple(h.account_id for h in hits) == case.ids
     if case.event is not ANY:
         assert hits[0].event == case.event
+    assert {h.kind for h in hits} == {case.kind}
+    if case.partner is not ANY:
+        assert {h.partner for h in hits} == {case.partner}
     for h in hits:
         assert h.vendor_name == find_vendor(case.vendor).name
         assert h.transport == "xhr" and h.frame_url == "https://shop.example/" and h.url == case.url
@@ -55,7 +58,7 @@ def test_malformed_id_is_reported_as_sent_and_flagged(case):
     hits = [h for h in match_request(req(case)) if h.vendor_key == case.vendor]
     assert tuple(h.account_id for h in hits) == case.ids
     assert all(h.warnings for h in hits), [(h.account_id, h.warnings) for h in hits]
-    [pixel] = pixels_from_hits(hits[:1])
+    [pixel] = pixels_from_hits(hits[:1]) or syncs_from_hits(hits[:1])  # a sync is reported apart, flagged alike
     assert pixel["account_id"] == case.ids[0] and pixel["warnings"] == list(hits[0].warnings)
 
 

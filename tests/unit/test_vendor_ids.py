@@ -18,6 +18,7 @@ from tagcrawl.engine.vendors import (
     find_vendor,
     match_request,
     pixels_from_hits,
+    syncs_from_hits,
 )
 from tagcrawl.engine.vendors.matcher import _match_one
 from tagcrawl.engine.vendors.request_context import RequestContext
@@ -132,7 +133,7 @@ def test_test_id_and_placeholder_are_reported_and_flagged(case, raw, sent, warni
     assert hits, f"{case.vendor}: dropped {sent!r}"
     assert hits[0].account_id.upper().startswith(sent.upper())  # RTB House sends "<id>_<event>" whole
     assert warning in hits[0].warnings
-    [pixel] = pixels_from_hits(hits[:1])
+    [pixel] = pixels_from_hits(hits[:1]) or syncs_from_hits(hits[:1])  # a sync is reported apart, flagged alike
     assert warning in pixel["warnings"]
 
 

@@ -7,7 +7,8 @@ from tagcrawl.core.schemas.coded import CodedSchema
 from tagcrawl.core.schemas.crawl_consent import capped, kept
 from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, TEXT_MAX, URL_MAX
 from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentModeStateSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
-                            GppSignalSchema, MarketingPixelSchema, PixelTcfSchema, TcfSignalSchema, TcfSummarySchema)
+                            GppSignalSchema, MarketingPixelSchema, PixelTcfSchema, SyncSchema, TcfSignalSchema,
+                            TcfSummarySchema)
 from tagcrawl.core.schemas.common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      CappedList, HttpUrl, StrictBoolean, validate_country, validate_uuid4)
 from tagcrawl.core.types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
@@ -132,6 +133,10 @@ class CrawlResponseSchema(Schema):
         "description": kept(LIST_MAX, "Every cookie at the end, with its consent phase."), "maxItems": LIST_MAX})
     consent = fields.Nested(ConsentReportSchema, allow_none=True,
                             metadata={"description": "Consent compliance summary."})
+    syncs = fields.List(fields.Nested(SyncSchema), allow_none=True, metadata={
+        "description": kept(LIST_MAX, "Cookie and ID syncs between ad-tech parties (tagcrawl extension, issue 27), "
+                                      "one per vendor, account id and partner: tracking, counted in `consent`, but "
+                                      "never among `marketingPixels`."), "maxItems": LIST_MAX})
 
 
 class HTTPValidationErrorSchema(Schema):

@@ -98,6 +98,29 @@ class MarketingPixelSchema(Schema):
         return data
 
 
+class SyncSchema(Schema):
+    """A cookie / ID sync (issue 27; dumps ``crawl.report.Sync``): the vendor's sync endpoint was called."""
+
+    vendor = fields.String(allow_none=True, metadata={"description": capped(TEXT_MAX)})
+    account_id = fields.String(allow_none=True, metadata={"description": capped(
+        TEXT_MAX, "The account it carried as sent (e.g. the Adobe Audience Manager partner of "
+                  "`<partner>.demdex.net/dest5.html`), null when none.")})
+    partner = fields.String(metadata={"description": capped(
+        TEXT_MAX, "The other party of the sync as sent (`google_nid`, `ttd_pid`); left out when unknown.")})
+    page = fields.String(allow_none=True, metadata={"description": capped(URL_MAX, "URL of the frame that sent "
+                                                                                   "its first hit.")})
+    warnings = fields.List(fields.String(), metadata={"description": "As for a pixel: why the account id is "
+                                                                     "unusual.", "maxItems": 20})
+    consent = fields.String(validate=PHASE, metadata={"description": _PHASE_DOC + " Decided by the first hit."})
+
+    @post_dump
+    def _absent(self, data, **_kwargs):
+        """``partner`` appears only when the sync named one."""
+        if data.get("partner") is None:
+            data.pop("partner", None)
+        return data
+
+
 class CookieSchema(Schema):
     """One cookie at the end of the crawl (every domain)."""
 
@@ -115,9 +138,9 @@ class CookieSchema(Schema):
 
 
 class ConsentItemSchema(Schema):
-    """A pixel or cookie named in a consent summary."""
+    """A pixel, ID sync or cookie named in a consent summary."""
 
-    type = fields.String(required=True, validate=validate.OneOf(["pixel", "cookie"]))
+    type = fields.String(required=True, validate=validate.OneOf(["pixel", "sync", "cookie"]))
     vendor = fields.String(allow_none=True)
     account_id = fields.String(allow_none=True)
     name = fields.String()
@@ -187,9 +210,11 @@ class ConsentReportSchema(Schema):
                                                        "refusal stored too)."})
     banner = fields.Boolean()
     violations = fields.List(fields.Nested(ConsentItemSchema), metadata={
-        "description": kept(LIST_MAX, "Pixels and cookies first seen after the refusal."), "maxItems": LIST_MAX})
+        "description": kept(LIST_MAX, "Pixels, ID syncs and cookies first seen after the refusal."),
+        "maxItems": LIST_MAX})
     before_consent = fields.List(fields.Nested(ConsentItemSchema), metadata={
-        "description": kept(LIST_MAX, "Pixels and cookies first seen before any choice."), "maxItems": LIST_MAX})
+        "description": kept(LIST_MAX, "Pixels, ID syncs and cookies first seen before any choice."),
+        "maxItems": LIST_MAX})
     granted_before_consent = fields.List(fields.Dict(), metadata={
         "description": kept(LIST_MAX, "Google pixels whose hits claimed granted ad/analytics storage (Consent Mode) "
                                       "before any consent: `{vendor, account_id, gcs, gcd}`."), "maxItems": LIST_MAX})

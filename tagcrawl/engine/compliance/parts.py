@@ -2,7 +2,7 @@
 them; ``crawl/report.py`` puts them into the ``CrawlReport``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -51,7 +51,7 @@ class ConsentSummary:
     """The ``consent`` object of a CrawlResponse (``ConsentReportSchema``).
 
     ``violations`` / ``before_consent``: ``[{type: "pixel", vendor, account_id}
-    | {type: "cookie", vendor, name, domain}]``; ``granted_before_consent``:
+    | {type: "sync", vendor, account_id} | {type: "cookie", vendor, name, domain}]``; ``granted_before_consent``:
     ``[{vendor, account_id, gcs, gcd}]``; ``tcf``: ``[{source, frame, cmp_id,
     event_status, gdpr_applies, tc_string, decoded}]`` (at most 10);
     ``us_privacy``: ``{string, notice, opt_out_sale, lspa}`` or None; ``gpp``:
@@ -74,8 +74,10 @@ class ConsentSummary:
 @dataclass
 class Compliance:
     """What ``build`` returns: one ``PixelConsent`` per pixel (same order as
-    the pixels given), the cookie list and the summary."""
+    the pixels given), the cookie list, the summary, and the phase of each
+    sync given (same order; ``PHASES``)."""
 
     pixels: list[PixelConsent]
     cookies: list[Cookie]
     consent: ConsentSummary
+    syncs: list[str] = field(default_factory=list)

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from tagcrawl.engine.vendors import find_vendor
+from tagcrawl.engine.vendors.syncs import is_sync
 from tagcrawl.engine.vendors.cookies import cookie_vendor_key
 from tagcrawl.engine.compliance import signals, tcf
 from tagcrawl.engine.compliance.parts import Compliance, ConsentSummary, Cookie, PixelConsent
@@ -165,9 +166,12 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
     return out
 
 
-def _items(pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie], phase: str) -> list[dict]:
+def _items(pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie], phase: str,
+           syncs: tuple = ()) -> list[dict]:
     items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id")}
              for p, part in zip(pixels, parts) if part.phase == phase]
+    items += [{"type": "sync", "vendor": s.get("vendor"), "account_id": s.get("account_id")}
+              for s, sync_phase in syncs if sync_phase == phase]
     items += [{"type": "cookie", "vendor": c.vendor, "name": c.name, "domain": c.domain}
               for c in cookies if c.phase == phase and not c.stores_consent]
     return items
@@ -216,40 +220,49 @@ def _tcf_entries(frames: list[dict], cookies_raw: list[dict]) -> list[dict]:
 
 
 def consent_summary(facts: ConsentFacts, pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie],
-                    cookies_raw: list[dict], granted_before: list[dict], hits: list = ()) -> ConsentSummary:
-    """The ``consent`` object of a CrawlResponse.  ``violations``: pixels and
-    cookies first seen after a refusal; ``before_consent``: those first seen
-    before any choice; ``gpp``: ``signals.gpp_signal`` (``__gpp``, else a
-    cookie, else a pixel's ``gpp`` parameter among ``hits``)."""
+                    cookies_raw: list[dict], granted_before: list[dict], hits: list = (),
+                    syncs: tuple = ()) -> ConsentSummary:
+    """The ``consent`` object of a CrawlResponse.  ``violations``: pixels, ID
+    syncs (``syncs``: ``(sync, phase)`` pairs) and cookies first seen after a
+    refusal; ``before_consent``: those first seen before any choice; ``gpp``:
+    ``signals.gpp_signal`` (``__gpp``, else a cookie, else a pixel's ``gpp``
+    parameter among ``hits``)."""
     gpp = signals.gpp_signal(facts.frames, cookies_raw, hits)
     usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
     usp = usp or signals.decode_usp((gpp or {}).get("us_privacy"))  # GPP's uspv1 section
     return ConsentSummary(
         cmp=facts.cmp, action=facts.action, button_text=facts.button_text, verified=facts.verified,
-        banner=facts.banner, violations=_items(pixels, parts, cookies, "after_reject"),
-        before_consent=_items(pixels, parts, cookies, "before_consent"), granted_before_consent=granted_before,
+        banner=facts.banner, violations=_items(pixels, parts, cookies, "after_reject", syncs),
+        before_consent=_items(pixels, parts, cookies, "before_consent", syncs), granted_before_consent=granted_before,
         tcf=_tcf_entries(facts.frames, cookies_raw),  # at most MAX_FRAMES + the cookies; the answer keeps 10
         us_privacy=None if usp is None else {"string": usp.raw, "notice": usp.notice,
                                              "opt_out_sale": usp.opt_out_sale, "lspa": usp.lspa},
         gpp=gpp)
 
 
-def build(pixels: list[dict], hits: list, cookies_raw: list[dict], page_url: str, facts: ConsentFacts) -> Compliance:
+def build(pixels: list[dict], hits: list, cookies_raw: list[dict], page_url: str, facts: ConsentFacts,
+          syncs: list[dict] = ()) -> Compliance:
     """The compliance parts of a crawl.
 
     Args:
         pixels: ``vendors.pixels_from_hits(hits)`` (not changed).
-        hits: every hit, with ``timestamp`` (epoch ms).
+        hits: every hit, with ``timestamp`` (epoch ms); sync hits are not a
+            pixel's (``vendors.syncs.is_sync``).
         cookies_raw: CDP cookies at the end of the crawl.
         page_url: the crawled URL.
         facts: what the consent step established.
+        syncs: ``vendors.syncs_from_hits(hits)``: ID syncs are tracking, so
+            they are phased and listed in ``violations`` / ``before_consent``
+            (``type: "sync"``) like pixels; linear in them.
     Returns:
-        ``Compliance``: a ``PixelConsent`` per pixel, the ``Cookie`` list, the ``ConsentSummary``.
+        ``Compliance``: a ``PixelConsent`` per pixel, the ``Cookie`` list, the
+        ``ConsentSummary``, the phase of each sync.
     """
-    parts, granted_before = pixel_consent(pixels, hits, facts)
+    parts, granted_before = pixel_consent(pixels, [h for h in hits if not is_sync(h)], facts)
     cookies = cookie_entries(cookies_raw, page_url, facts)
-    return Compliance(pixels=parts, cookies=cookies,
-                      consent=consent_summary(facts, pixels, parts, cookies, cookies_raw, granted_before, hits))
+    phased = tuple((s, facts.phase_at(s.get("timestamp") or 0)) for s in syncs)
+    return Compliance(pixels=parts, cookies=cookies, syncs=[phase for _, phase in phased],
+                      consent=consent_summary(facts, pixels, parts, cookies, cookies_raw, granted_before, hits, phased))
 
 
 def rule_items(report) -> list[dict]:

@@ -7,7 +7,9 @@ Public API:
 * :func:`match_within` - a crawl's requests -> :class:`MatchRun`, within a
   deadline and a decode budget (``bounded.py``)
 * :func:`pixels_from_hits` - hits -> MarketingPixel dicts
-  ``{"vendor", "account_id", "page"}``
+  ``{"vendor", "account_id", "page"}`` (sync hits left out)
+* :func:`syncs_from_hits` - the cookie / ID-sync hits (``Hit.kind == "sync"``)
+  -> ``{"vendor", "account_id", "partner", "page", ...}`` (``syncs.py``)
 * :func:`find_vendor`, :func:`vendor_key_for` - name / URL -> catalog entry
 * :func:`catalog_listing` - ``GET /api/v1/vendors`` payload
 * :func:`browser_patterns` - JS-compatible URL patterns for in-page tags
@@ -35,13 +37,14 @@ from tagcrawl.engine.vendors.catalog import load_catalog
 from tagcrawl.engine.vendors.ids import IdFormat
 from tagcrawl.engine.vendors.matcher import compile_catalog, match_with
 from tagcrawl.engine.vendors.model import CATEGORIES, Pattern, Vendor
+from tagcrawl.engine.vendors.syncs import is_sync, syncs_from_hits
 from tagcrawl.engine.vendors.types import Hit, Request
 
 __all__ = [
     "CATALOG", "CATEGORIES", "DecodeBudget", "Hit", "IdFormat", "MatchRun", "Pattern", "Request", "Vendor",
     "browser_patterns", "catalog_listing", "decode_budget", "find_vendor", "match_request", "match_requests",
     "match_within",
-    "normalise_id", "pixels_from_hits", "vendor_key_for",
+    "normalise_id", "pixels_from_hits", "syncs_from_hits", "vendor_key_for",
 ]
 
 #: All vendors, in match-priority order (``catalog/__init__.py``).
@@ -109,7 +112,8 @@ def pixels_from_hits(hits: Iterable[Hit]) -> list[dict[str, Any]]:
     """Deduplicate hits into MarketingPixel objects.
 
     Args:
-        hits: hits in capture order.
+        hits: hits in capture order; sync hits (``Hit.kind == "sync"``) are
+            skipped (:func:`syncs_from_hits` reports them).
     Returns:
         ``[{"vendor": <display name>, "account_id": <id or None>,
         "page": <frame_url of the first hit>, "warnings": [<str>, ...]}, ...]``,
@@ -119,7 +123,7 @@ def pixels_from_hits(hits: Iterable[Hit]) -> list[dict[str, Any]]:
         are dropped when the same vendor has a hit with an id (flagged or
         not); otherwise the vendor is reported once with ``account_id`` None.
     """
-    hits = list(hits)
+    hits = [h for h in hits if not is_sync(h)]
     with_id = {h.vendor_key for h in hits if h.account_id is not None}
     by_key: dict[tuple[str, str | None], dict[str, Any]] = {}
     for h in hits:
@@ -226,7 +230,8 @@ def browser_patterns() -> list[dict[str, Any]]:
          "id_param": "id" | None,                          # account id query/body param
          "id_path": "^/signals/config/([0-9]+)" | None,    # or regex whose group 1 is the id
          "event_param": "ev" | None,
-         "id_prefix": "", "id_regex": "[0-9]{15,16}" | None}
+         "id_prefix": "", "id_regex": "[0-9]{15,16}" | None,
+         "kind": "pixel" | "sync"}
 
     Every regex source is usable with ``new RegExp(src)`` in JavaScript
     (and ``re.compile`` in Python).  Patterns whose id/event live only in a
@@ -248,6 +253,7 @@ def browser_patterns() -> list[dict[str, Any]]:
                 "event_param": _param_spec(p.events),
                 "id_prefix": fmt.prefix if fmt else "",
                 "id_regex": fmt.body if fmt else None,
+                "kind": p.kind,
             })
     return out
 

@@ -63,8 +63,8 @@ class CompiledPattern:
             read from it at match time).
         host, path: compiled ``Pattern.host`` / ``Pattern.path``, or None.
         require: ``((spec, regex), ...)`` from ``Pattern.require``.
-        ids, events: parsed ``Pattern.ids`` / ``Pattern.events`` specs
-            (:class:`~tagcrawl.engine.vendors.sources.SourceSpec`).
+        ids, events, partner: parsed ``Pattern.ids`` / ``Pattern.events`` /
+            ``Pattern.partner`` specs (:class:`~tagcrawl.engine.vendors.sources.SourceSpec`).
         owns_host: a host-anchored pattern of events (no library load, no
             configuration fetch): a host it matches is the vendor's
             collection host, where other vendors' host-less patterns are
@@ -79,6 +79,7 @@ class CompiledPattern:
     ids: tuple[SourceSpec, ...]
     events: tuple[SourceSpec, ...]
     owns_host: bool = False
+    partner: tuple[SourceSpec, ...] = ()
 
 
 #: A bounded repetition (``{32}``, ``{6,16}``) in a regex source.
@@ -132,6 +133,7 @@ def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
                 tuple(compile_spec(s) for s in id_specs),
                 tuple(compile_spec(s) for s in p.events),
                 bool(p.host) and not p.config and not library_load(p.path),
+                tuple(compile_spec(s) for s in p.partner),
             )
             (with_host if p.host else without).append(c)
     return tuple(with_host + without)
@@ -200,6 +202,13 @@ def _event(c: CompiledPattern, ctx: RequestContext, it: Candidate) -> str | None
     return decode._str(v)[:200] or None
 
 
+def _text(value: object) -> str | None:
+    """A scalar source value as text (at most ``MAX_ID_LENGTH`` characters), else None."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return None
+    return decode._str(value).strip()[:MAX_ID_LENGTH] or None
+
+
 def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
     if c.host is not None and not c.host.search(ctx.host):
         return []
@@ -219,6 +228,7 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
         if not ok:
             continue
         event = _event(c, ctx, it)
+        partner = _text(first_value(c.partner, ctx, it)) if c.partner else None
         for account, warnings in _ids(c, ctx, it)[:MAX_HITS - len(hits)]:
             hits.append(Hit(
                 vendor_key=c.vendor.key, vendor_name=c.vendor.name, account_id=account,
@@ -226,6 +236,7 @@ def _match_one(c: CompiledPattern, ctx: RequestContext) -> list[Hit]:
                 method=(req.method or "GET").upper() if isinstance(req.method, str) else "GET",
                 transport=req.resource_type if isinstance(req.resource_type, str) else "other",
                 frame_url=req.frame_url, timestamp=req.timestamp, warnings=warnings,
+                kind=c.pattern.kind, partner=partner,
             ))
     return hits
 

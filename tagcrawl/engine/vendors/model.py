@@ -77,6 +77,14 @@ class Pattern:
         config: a configuration fetch of the vendor's SDK (remote config,
             feature flags, settings): it carries the account id but is no
             event (the stream tag leaves it out).
+        kind: ``"pixel"`` (a tag, beacon or library load) or ``"sync"``: a
+            cookie / ID sync or ID match between ad-tech parties
+            (``cm.g.doubleclick.net/pixel``, ``match.adsrvr.org/track/cmf``,
+            ``<partner>.demdex.net/dest5.html``).  A sync is tracking but no
+            pixel: the crawl reports it in ``syncs``, never in
+            ``marketingPixels``, and the stream tag leaves it out.
+        partner: ``kind = "sync"`` only: source specs of the other party of
+            the sync (``google_nid``, ``ttd_pid``), first non-empty wins.
     """
 
     host: str | None = None
@@ -88,6 +96,12 @@ class Pattern:
     id_sep: str | None = None
     embedded: tuple[str, ...] = ()
     config: bool = False
+    kind: str = "pixel"
+    partner: tuple[str, ...] = ()
+
+
+#: Pattern kinds (``Pattern.kind``, ``Hit.kind``).
+KINDS = ("pixel", "sync")
 
 
 @dataclass(frozen=True)

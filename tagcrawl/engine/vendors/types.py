@@ -2,7 +2,8 @@
 
 ``Request`` is one network request seen by the browser (any target: page,
 iframe, out-of-process iframe, worker).  ``Hit`` is one request that the
-vendor catalog recognised as a pixel/tag/beacon of a vendor.
+vendor catalog recognised as a pixel/tag/beacon of a vendor, or as an ID
+sync (``Hit.kind``).
 """
 from __future__ import annotations
 
@@ -66,6 +67,9 @@ class Hit:
         timestamp: epoch milliseconds.
         warnings: why the account id is unusual for the vendor (vocabulary in
             ``ids.py``); empty when it looks normal or is None.
+        kind: ``"pixel"``, or ``"sync"`` for a cookie / ID sync (the
+            pattern's ``kind``, ``model.Pattern``): reported apart, never as a pixel.
+        partner: a sync's other party as sent (``google_nid``, ``ttd_pid``), or None.
     """
 
     vendor_key: str
@@ -79,3 +83,5 @@ class Hit:
     frame_url: str | None = None
     timestamp: float = 0.0
     warnings: tuple[str, ...] = ()
+    kind: str = "pixel"
+    partner: str | None = None

@@ -88,9 +88,12 @@ def vendor_table(catalog=CATALOG) -> str:
     regex, spec, regex ...``), events (source specs), embedded, split; list
     items are separated by ``\\x1e``.  The host is empty (any host), ``=`` (the
     previous pattern's), a ``|`` list of domains (each with its subdomains)
-    or a regex.  Library loads (:func:`library_load`) are left out, and so
-    are account ids: the tag sends the decoded parameters (``dt``), the
-    crawler validates ids.  Every regex of the catalog is JavaScript-compatible
+    or a regex.  An ID sync (``Pattern.kind == "sync"``) is kept with a
+    seventh field ``1``: a request it matches gives no event (and no other
+    pattern's, as in the crawler, where the sync takes the request).  Library
+    loads (:func:`library_load`) and configuration fetches are left out, and
+    so are account ids: the tag sends the decoded parameters (``dt``), the crawler
+    validates ids.  Every regex of the catalog is JavaScript-compatible
     (``engine/vendors/model.py``).
 
     Raises:
@@ -105,7 +108,8 @@ def vendor_table(catalog=CATALOG) -> str:
             host = _checked(_host(pattern.host))
             lists = ([part for pair in pattern.require for part in pair], pattern.events, pattern.embedded)
             fields = ["=" if host and host == previous else host, _checked(pattern.path or ""),
-                      *(ITEM_SEP.join(map(_checked, items)) for items in lists), _checked(pattern.split or "")]
+                      *(ITEM_SEP.join(map(_checked, items)) for items in lists), _checked(pattern.split or ""),
+                      "1" if getattr(pattern, "kind", "pixel") == "sync" else ""]
             previous = host
             while fields and not fields[-1]:
                 fields.pop()

@@ -34,7 +34,7 @@
   // --- the vendor catalog (build.py vendor_table) ----------------------------
   // Vendors split by newlines: name TAB pattern TAB pattern...; a pattern's
   // fields, split by \x1f: host, path, require, events, embedded, split (as
-  // in engine/vendors/model.py); lists are split by \x1e (require: spec, regex,
+  // in engine/vendors/model.py), sync ("1": an ID sync, no event); lists are split by \x1e (require: spec, regex,
   // spec, regex...).  Host is "" (any host), "=" (the previous pattern's), a
   // list of domains "a.com|b.net" (with their subdomains) or a regex.  The
   // other control characters stand for strings of the dictionary.  Patterns
@@ -45,10 +45,10 @@
   for (let $line of String.raw`__TAGCRAWL_VENDORS__`.replace(/[\x01-\x08\x0b\x0c\x0e-\x1d]/g, $c => $dict[$c.charCodeAt(0)]).split("\n")) {
     let [$name, ...$rows] = $line.split("\t"), $h;
     for (let $row of $rows) {
-      let [$host, $path, $req, $ev, $emb, $split] = $row.split("\x1f");
+      let [$host, $path, $req, $ev, $emb, $split, $sync] = $row.split("\x1f");
       try {
         if ($host != "=") $h = !$host ? null : /^[a-z0-9.|-]+$/.test($host) ? $re("(?:^|\\.)(?:" + $host.replace(/\./g, "\\.") + ")$") : $re($host);
-        ($h ? $hosted : $any).push({ n: $name, h: $h, p: $path && $re($path), r: $list($req), e: $list($ev), m: $list($emb), s: $split || "" });
+        ($h ? $hosted : $any).push({ n: $name, h: $h, p: $path && $re($path), r: $list($req), e: $list($ev), m: $list($emb), s: $split || "", y: !!$sync });
       } catch {
         $bad++;
       }
@@ -255,8 +255,8 @@
       return [];
     }
     for (let $c of $cands) {
-      let $evs = $items($c, $a, $t).filter($it => $ok($c, $it, $a)).map($it => $make($c, $a, $m, $it, $tr, $t0));
-      if ($evs[0]) {
+      let $its = $items($c, $a, $t).filter($it => $ok($c, $it, $a)), $evs = $c.y ? [] : $its.map($it => $make($c, $a, $m, $it, $tr, $t0));
+      if ($its[0]) {
         if (!$dry) $evs.forEach($send);
         return $evs;
       }

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tagcrawl.engine.vendors.ids import HEX32, UUID, IdFormat
-from tagcrawl.engine.vendors.model import CATEGORIES, Pattern, Vendor, host_re
+from tagcrawl.engine.vendors.model import CATEGORIES, KINDS, Pattern, Vendor, host_re
 from tagcrawl.engine.vendors.sources import FLAGS, compile_spec
 
 #: Largest vendor file read, in bytes (the biggest today holds a 3 KB vendor snippet).
@@ -59,7 +59,8 @@ _TOP_REQUIRED = {"key": "str", "name": "str", "category": "str", "priority": "in
 _TOP_OPTIONAL = {"aliases": "list", "id": "table", "malformed": "tables", "snippet": "table",
                  "beacon": "table", "script_id": "tables"}
 _PATTERN = {"domains": "list", "host": "str", "path": "str", "require": "map", "ids": "strs", "events": "strs",
-            "split": "str", "id_sep": "str", "embedded": "strs", "config": "bool"}
+            "split": "str", "id_sep": "str", "embedded": "strs", "config": "bool", "kind": "str",
+            "partner": "strs"}
 _ID_COMMON = {"prefix": "str", "prefix_required": "bool", "case": "str", "remove": "str", "noun": "str"}
 _ID_KINDS = {
     "digits": ({"min": "int", "max": "int", "example": "str"}, _ID_COMMON),
@@ -70,7 +71,7 @@ _ID_KINDS = {
 _REQUEST = {"body": "str", "method": "str", "headers": "map", "basic_auth": "str", "data": "str",
             "data_encoding": "str", "note": "str"}
 _CASES = {
-    "positive": ({"url": "str"}, {**_REQUEST, "ids": "list", "event": "str"}),
+    "positive": ({"url": "str"}, {**_REQUEST, "ids": "list", "event": "str", "kind": "str", "partner": "str"}),
     "negative": ({"url": "str"}, _REQUEST),
     "malformed": ({"url": "str", "sent": "strs"}, _REQUEST),
     "script_id": ({"account": "str", "url": "str"}, {}),
@@ -180,8 +181,14 @@ def _pattern(where: str, raw: Any) -> Pattern:
     embedded = t.get("embedded", ())
     embedded = (embedded,) if isinstance(embedded, str) else tuple(embedded)
     events = _specs(f"{where}.events", t.get("events", ()))
+    kind = t.get("kind", "pixel")
+    if kind not in KINDS:
+        raise CatalogError(f"{where}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+    if "partner" in t and kind != "sync":
+        raise CatalogError(f"{where}.partner: only a `kind = \"sync\"` pattern has a partner")
     return Pattern(host=host, path=path, require=require, ids=ids, events=events, split=split,
-                   id_sep=t.get("id_sep"), embedded=embedded, config=t.get("config", False))
+                   id_sep=t.get("id_sep"), embedded=embedded, config=t.get("config", False), kind=kind,
+                   partner=_specs(f"{where}.partner", t.get("partner", ())))
 
 
 def _id_format(where: str, raw: Any) -> IdFormat:
