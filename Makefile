@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_STAMP := $(VENV)/.apt-updated
 
-.PHONY: demo test test-unit test-quick install install-dev system-browser system-postgres system-grid system-node npm-fixtures system-bench bench clean
+.PHONY: demo test test-unit test-quick install install-dev system-browser system-postgres system-grid system-node npm-fixtures npm-service system-bench bench clean
 
 $(APT_STAMP):
 	mkdir -p $(VENV)
@@ -54,6 +54,15 @@ $(NPM_DIR)/node_modules/.package-lock.json: $(NPM_DIR)/package.json $(NPM_DIR)/p
 	touch $@
 npm-fixtures: $(NPM_DIR)/node_modules/.package-lock.json
 
+# The service's own npm data (third-party-web entities, autoconsent rules and
+# content script), pinned in npm/package.json and package-lock.json; read at
+# run time from npm/node_modules (TAGCRAWL_NPM_DIR elsewhere, docs/deploy.md).
+npm/node_modules/.package-lock.json: npm/package.json npm/package-lock.json
+	@$(MAKE) system-node
+	cd npm && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+npm-service: npm/node_modules/.package-lock.json
+
 $(VENV)/.installed: requirements.txt setup.cfg
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
@@ -65,7 +74,7 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 	$(PIP) install -q -r requirements-dev.txt
 	touch $@
 
-install: system-browser $(VENV)/.installed
+install: system-browser $(VENV)/.installed npm-service
 install-dev: install system-postgres system-grid npm-fixtures $(VENV)/.installed-dev
 
 # Starts the service on the embedded SQLite default, crawls the bundled demo

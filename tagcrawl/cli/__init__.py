@@ -1,12 +1,12 @@
 """The flask CLI: one module per command group (``keys``, ``tokens``,
-``domains``, ``events``, ``webhooks``, ``pixels``) plus the ``crawl`` and
-``version`` commands.  Logic lives in the services; commands parse options,
-call them, and echo (the secret or id last, for scripts; list commands a
-header line, or JSON with ``--json``).  ``register(app)`` adds them to
-``app.cli``, each wrapped so that a database without tagcrawl's schema is one
-line saying ``run: flask --app wsgi db upgrade`` (``firstrun.py``).  The
-reference, generated from these commands, is docs/cli.md
-(``python -m tools.cli_doc --write``)."""
+``domains``, ``events``, ``webhooks``, ``pixels``, ``openapi``) plus the
+``crawl``, ``worker`` and ``version`` commands.  Logic lives in the services;
+commands parse options, call them, and echo (the secret or id last, for
+scripts; list commands a header line, or JSON with ``--json``).
+``register(app)`` adds them to ``app.cli``, each that needs the schema wrapped
+so that a database without it is one line saying ``run: flask --app wsgi db
+upgrade`` (``firstrun.py``).  The reference, generated from these commands, is
+docs/cli.md (``python -m tools.cli_doc --write``)."""
 from __future__ import annotations
 
 import click
@@ -28,11 +28,14 @@ def register(app: Flask) -> None:
     from tagcrawl.cli.events import events
     from tagcrawl.cli.firstrun import guard_commands
     from tagcrawl.cli.keys import keys
+    from tagcrawl.cli.openapi import openapi
     from tagcrawl.cli.pixels import pixels
     from tagcrawl.cli.tokens import tokens
     from tagcrawl.cli.webhooks import webhooks
+    from tagcrawl.cli.worker import worker_command
 
-    commands = (keys, crawl_command, tokens, domains, events, webhooks, pixels, version_command)
+    commands = (keys, crawl_command, tokens, domains, events, webhooks, pixels, version_command, worker_command)
     guard_commands(commands)
     for command in commands:
         app.cli.add_command(command)
+    app.cli.add_command(openapi)  # replaces flask-smorest's group: one document (cli/openapi.py)

@@ -20,6 +20,9 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
+#: Values of ``BACKGROUND`` (``TAGCRAWL_BACKGROUND``).
+BACKGROUND_MODES = ("threads", "process")
+
 #: ``app.extensions`` key of the app's ``Settings``.
 SETTINGS_KEY = "tagcrawl.core.settings"
 
@@ -117,6 +120,10 @@ class Settings:
     webhook_per_key: int = 2
     background_crawlers: int = 1
     job_poll_s: float = 5.0
+    #: Where queued crawls and webhook deliveries run (crawl/background.py): ``threads`` in each
+    #: web process (one command serves everything), or ``process``: a separate ``flask worker``
+    #: process (the Procfile's ``worker:``), and the web processes start no background thread.
+    background: str = "threads"
     gunicorn_threads: int = field(default=4, metadata=_env("GUNICORN_THREADS"))
     #: Main-document size cap of a crawl: past it the load is stopped, success false.
     page_max_bytes: int = 10 * 1024 * 1024
@@ -127,12 +134,12 @@ class Settings:
     ratelimit_storage_url: str = "memory://"
     #: Python logging level of the service's own loggers.
     log_level: str = "INFO"
-    #: Caller input and addresses (issue 24; docs/security.md, "Caller input: counts before items").
+    #: Caller input and addresses (docs/security.md, "Caller input: counts before items").
     #: The service's public base URL, ``scheme://host[:port][/prefix]``: screenshot URLs are absolute
     #: with it (``<PUBLIC_URL>/screenshots/<name>``) when SCREENSHOT_URL is unset; unset, they are the
     #: path ``/screenshots/<name>``.  Never taken from the request's Host header (the caller's choice).
     public_url: str | None = None
-    # -- Work after the page, and the report's size (issue 24; docs/security.md "Work after the deadline,
+    # -- Work after the page, and the report's size (docs/security.md, "Work after the deadline,
     # and the report's size").  DECODE_BUDGET_BYTES: request data (URL + body) handed to the body and
     # parameter decoders per crawl; a request that does not fit is matched on its URL's host and path
     # only.  CAPTURE_MAX_BYTES: request data (URL + body) a crawl keeps in memory; past it a request is
@@ -145,6 +152,9 @@ class Settings:
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))
         object.__setattr__(self, "token_cache_s", min(float(self.token_cache_s), 60.0))
+        if self.background not in BACKGROUND_MODES:
+            raise ValueError(f"TAGCRAWL_BACKGROUND must be one of {', '.join(BACKGROUND_MODES)}, "
+                             f"not {self.background!r}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, overrides: Mapping | None = None) -> "Settings":

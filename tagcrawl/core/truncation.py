@@ -2,7 +2,7 @@
 
 A page decides the strings and lists that a CrawlResponse copies (TC and GPP
 strings, button texts, URLs, dataLayer values, cookie names).  Each has a cap,
-applied before the value is kept (``browser/consent_signals``, the collectors)
+applied before the value is kept (``engine/consent/signals``, the collectors)
 and again on the answer (``crawl/report_caps.py``); the whole answer has a
 byte cap (``Settings.report_max_bytes``, :func:`fit`).  docs/api.md
 ("Truncated values") is the public description of this convention:
@@ -43,6 +43,12 @@ DATALAYER_STRING_MAX = 4096
 LIST_MAX = 1000
 #: GPP ``applicable_sections`` entries.
 SECTIONS_MAX = 64
+#: GPP ``parsed_sections`` (what the page's CMP decoded itself): sections kept, values (nodes) per
+#: section, characters per string or key, nesting below a section (deeper objects become null).
+GPP_PARSED_SECTIONS_MAX = 32
+GPP_SECTION_VALUES_MAX = 256
+GPP_PARSED_STRING_MAX = 128
+GPP_PARSED_DEPTH_MAX = 4
 #: A JSON value from the page (a dataLayer push): nodes walked, nesting depth kept.
 JSON_NODES_MAX = 10_000
 JSON_DEPTH_MAX = 32

@@ -1,7 +1,11 @@
 """The per-process background worker: runs queued crawls and delivers webhooks.
 
-Started once per process (gunicorn ``post_worker_init``, or lazily when a
-webhook crawl is queued).  Daemon threads, each in an app context:
+Where it runs is ``BACKGROUND`` (``TAGCRAWL_BACKGROUND``): ``threads`` (the
+default) starts it once in each web process (gunicorn ``post_worker_init``, or
+lazily when a webhook crawl is queued); ``process`` leaves it to a separate
+``flask --app wsgi worker`` process (the Procfile's ``worker:``), which runs
+``serve`` in the foreground, and web processes start no thread.
+Daemon threads, each in an app context:
 - crawl runners (``BACKGROUND_CRAWLERS``, default 1) claim queued crawls;
 - one delivery loop claims due webhooks and hands them to the sender threads
   of ``webhooks.dispatch.Dispatcher`` (``WEBHOOK_CONCURRENCY`` in all,
@@ -16,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 
 from flask import Flask
 
@@ -64,6 +69,14 @@ class BackgroundWorker:
             self.cond.notify_all()
         self.deliveries.set()
         self.dispatcher.stop()
+
+    def join(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` seconds (in all) for the loops to end after ``stop``;
+        True when every one ended (the crawl or dispatch each was in finished)."""
+        deadline = time.monotonic() + timeout_s
+        for thread in self.threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(thread.is_alive() for thread in self.threads)
 
     def _idle(self, timeout_s: float) -> None:
         with self.cond:
@@ -123,3 +136,35 @@ def stop_background() -> None:
         worker = _state.pop(os.getpid(), None)
     if worker is not None:
         worker.stop()
+
+
+def in_web_process(app: Flask) -> bool:
+    """True when ``app``'s web processes run the background threads (``BACKGROUND=threads``)."""
+    return settings_of(app).background == "threads"
+
+
+def serve(app: Flask, stop: threading.Event) -> bool:
+    """Run the background worker of ``app`` in this process until ``stop`` is set
+    (``flask worker``: the caller sets it on SIGTERM/SIGINT), then stop claiming
+    work, wait for the crawls and dispatch under way, and quit this process's browsers.
+
+    Waits at most ``CRAWL_TIMEOUT_S`` + 5 seconds after ``stop`` (a crawl's own
+    deadline); a crawl still running then is claimed again by a worker when its
+    lease expires (``jobs.claim_next``).  Webhook attempts on the wire end by
+    their deadline (``WEBHOOK_TIMEOUT_S``) before the interpreter exits.
+
+    Returns:
+        True when everything under way finished within the wait.
+    """
+    from tagcrawl.engine.chrome.pool import shutdown_pools
+
+    worker = ensure_started(app)
+    try:
+        stop.wait()
+    finally:
+        with _lock:
+            _state.pop(os.getpid(), None)
+        worker.stop()
+        finished = worker.join(worker.settings.crawl_timeout_s + 5)
+        shutdown_pools()
+    return finished

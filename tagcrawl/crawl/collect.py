@@ -5,8 +5,8 @@ within the crawl deadline and decode budget) and the consent compliance
 report into the ``CrawlReport``)."""
 from __future__ import annotations
 
-from tagcrawl.engine.capture.hub import guarded
 from tagcrawl.engine.chrome.cdp import CDPError
+from tagcrawl.engine.collectors import guarded
 from tagcrawl.engine.collectors.cookies import CookieJar
 from tagcrawl.engine.compliance import report as compliance
 from tagcrawl.engine.vendors import match_within, pixels_from_hits
@@ -24,20 +24,19 @@ class Collect(Step):
     name = phase = "collect"
 
     def run(self, ctx: CrawlContext) -> None:
-        for collector in ctx.collectors:
+        found = ctx.collectors
+        for collector in found:
             guarded(collector, ctx.failures, "post_load", collector.post_load, ctx)
-        data = {c.name: guarded(c, ctx.failures, "get_data", c.get_data, ctx) for c in ctx.collectors}
+        jar, requests, datalayer = ctx.part(found.cookies), ctx.part(found.requests), ctx.part(found.datalayer)
         cdp = ctx.session.capture.cdp
         if ctx.failures and (cdp is None or cdp.closed):
             raise CDPError("DevTools connection closed")
-        jar = data.get("cookies") or CookieJar()
+        jar = jar if isinstance(jar, CookieJar) else CookieJar()
         ctx.cookies, ctx.report.cookies_after = jar.cookies, jar.after
-        ctx.requests = data.get("requests") or []
-        ctx.datalayer = data.get("datalayer") or []
-        for collector in ctx.collectors:
-            notes = getattr(collector, "notes", None)
-            if callable(notes):
-                ctx.notes += guarded(collector, ctx.failures, "notes", notes, default=[]) or []
+        ctx.requests = requests or []
+        ctx.datalayer = datalayer or []
+        for collector in found:
+            ctx.notes += guarded(collector, ctx.failures, "notes", collector.notes, default=[]) or []
         ctx.collected = True
 
 

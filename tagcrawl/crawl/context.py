@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from tagcrawl.engine.consent.flow import ConsentResult
 from tagcrawl.core.settings import Settings
+from tagcrawl.engine.chrome.session import CrawlSession
+from tagcrawl.engine.collectors import Collector, Collectors, guarded
+from tagcrawl.engine.consent.flow import ConsentResult
 from tagcrawl.crawl.report import CrawlReport
 
 
@@ -16,18 +18,19 @@ class CrawlFailed(Exception):
 
 @dataclass
 class CrawlContext:
-    """One crawl's state, shared by its steps and collectors.
+    """One crawl's state, shared by its steps and collectors (it is the
+    collectors' ``collectors.Context``).
 
     Attributes:
         settings, request (a loaded CrawlRequest), options (its ``options`` or {}).
         deadline: monotonic seconds when the whole crawl must end.
         report: the ``CrawlReport`` the steps fill.
-        session: the ``browser.session.CrawlSession`` (None before it opens).
-        collectors: the crawl's collectors (``tagcrawl.engine.collectors``).
+        session: the ``chrome.session.CrawlSession`` (None before it opens).
+        collectors: the crawl's ``collectors.Collectors`` (none before the browser).
         failures: collector name -> what failed (its part is missing).
         blocked: ``"recaptcha"`` / ``"accessDenied"`` once ``DetectBlocking`` found it.
         consent: the ``ConsentResult`` of the consent step.
-        frames: ``consent_signals.collect_signals`` output.
+        frames: ``signals.collect_signals`` output.
         hits, datalayer, requests, cookies: what ``Collect`` gathered (kept with the crawl).
         collected: ``Collect`` ran (``collect.build`` then makes the pixels).
         notes: what was left out or cut (deadline, budgets, caps), sentences for ``message``.
@@ -38,8 +41,8 @@ class CrawlContext:
     options: dict
     deadline: float
     report: CrawlReport
-    session: object = None
-    collectors: list = field(default_factory=list)
+    session: CrawlSession | None = None
+    collectors: Collectors = field(default_factory=Collectors.none)
     failures: dict = field(default_factory=dict)
     blocked: str | None = None
     consent: ConsentResult | None = None
@@ -55,9 +58,19 @@ class CrawlContext:
         """Seconds left before the crawl deadline (may be negative)."""
         return self.deadline - time.monotonic()
 
-    def collector(self, name: str):
-        """The collector called ``name``, or None."""
-        return next((c for c in self.collectors if c.name == name), None)
+    def snapshot(self, collector: Collector | None, moment: str) -> object:
+        """``collector``'s reading at ``moment`` (``Collector.snapshot``), guarded:
+        None when it is absent from this crawl or failed (recorded in ``failures``)."""
+        if collector is None:
+            return None
+        return guarded(collector, self.failures, f"snapshot {moment}", collector.snapshot, self, moment)
+
+    def part(self, collector: Collector | None) -> object:
+        """``collector``'s part of the result (``Collector.get_data``), guarded:
+        None when it is absent from this crawl or failed (recorded in ``failures``)."""
+        if collector is None:
+            return None
+        return guarded(collector, self.failures, "get_data", collector.get_data, self)
 
 
 class Step:

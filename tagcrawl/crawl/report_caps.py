@@ -35,6 +35,7 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("consent.tcf[].event_status", TEXT_MAX), ("consent.tcf[].tc_string", CONSENT_STRING_MAX),
     ("consent.us_privacy.string", CONSENT_STRING_MAX), ("consent.gpp.gpp_string", CONSENT_STRING_MAX),
     ("consent.gpp.us_privacy", CONSENT_STRING_MAX), ("consent.gpp.applicable_sections[]", TEXT_MAX),
+    ("consent.gpp.source", TEXT_MAX), ("consent.gpp.decode_error", TEXT_MAX),
 )
 #: ``path`` -> items kept.
 LIST_CAPS: tuple[tuple[str, int], ...] = (

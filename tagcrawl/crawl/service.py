@@ -24,8 +24,7 @@ from tagcrawl.engine.chrome.driver_factory import BrowserUnavailable, kill_brows
 from tagcrawl.engine.identity.emulation import page_setup_commands, proxy_for
 from tagcrawl.engine.egress.chrome import context_proxy
 from tagcrawl.engine.chrome.pool import PoolExhausted, get_pool
-from tagcrawl.engine.chrome.session import CrawlSession
-from tagcrawl.engine.identity.stealth import browser_identity
+from tagcrawl.engine.chrome.session import CrawlSession, SpareSettings
 from tagcrawl.core.netguard import url_refusal
 from tagcrawl.core.schemas.crawl import CrawlResponseSchema
 from tagcrawl.core.settings import Settings
@@ -151,7 +150,7 @@ def _crawl(ctx: CrawlContext, timings: PhaseTimings) -> None:
         raise ServiceFailed(f"browser unavailable: {exc}") from exc
 
 
-def _collectors(ctx: CrawlContext) -> list:
+def _collectors(ctx: CrawlContext) -> collectors.Collectors:
     """The crawl's collectors (``collectors.standard``), each ``init``-ed."""
     settings = ctx.settings
     guard = None if settings.allow_private_targets else (lambda url: url_refusal(url, False))
@@ -164,15 +163,13 @@ def _collectors(ctx: CrawlContext) -> list:
 
 def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
     settings, options = ctx.settings, ctx.options
-    if "identity" not in handle.extra:
-        handle.extra["identity"] = browser_identity(handle.driver)
-    identity = handle.extra["identity"]
+    identity = handle.identity  # read once per browser
     ctx.collectors = _collectors(ctx)
     capture = NetworkCapture(page_setup=page_setup_commands(identity and identity.user_agent, options.get("country"),
                                                             identity and identity.metadata()),
                              timer_horizon_ms=settings.timer_horizon_ms, collectors=ctx.collectors)
     capture.failures = ctx.failures
-    dialogs = ctx.collector("dialogs")
+    dialogs = ctx.collectors.dialogs
     expired = threading.Event()
 
     def on_deadline():
@@ -190,17 +187,13 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
     watchdog.daemon = True
     watchdog.start()
     try:
-        with timings.phase("browser"):
-            ctx.session = CrawlSession(handle, capture, proxy_server=proxy, spare={
-                "capture": {"timer_horizon_ms": settings.timer_horizon_ms},
-                "proxy_server": proxy if options.get("proxy", True) is not False and not options.get("country")
-                else _usual_proxy(settings)}).__enter__()
-        try:
+        with timings.phase("browser"):  # the next crawl's likely proxy, for the spare context
+            spare = SpareSettings(timer_horizon_ms=settings.timer_horizon_ms, proxy_server=proxy if options.get(
+                "proxy", True) is not False and not options.get("country") else _usual_proxy(settings))
+        # Opening and closing the context are timed as "browser", the steps as their own phases.
+        with timings.around("browser", CrawlSession(handle, capture, proxy_server=proxy, spare=spare)) as ctx.session:
             run_steps(ctx, timings)
-        finally:
-            with timings.phase("browser"):
-                ctx.session.close()
-        if dialogs.storm:
+        if dialogs is not None and dialogs.storm:
             raise CrawlFailed(DIALOGS_MESSAGE)
     except CrawlFailed:
         raise
@@ -210,8 +203,8 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
         handle.broken = True
         # WebDriver trips over dialogs that the capture dismisses ("unexpected alert open",
         # "no dialog is showing"): with dialogs around, they are the cause.
-        if dialogs.storm or isinstance(exc, UnexpectedAlertPresentException) or (
-                dialogs.count and isinstance(exc, WebDriverException)):
+        storm, seen = (dialogs.storm, dialogs.count) if dialogs is not None else (False, 0)
+        if storm or isinstance(exc, UnexpectedAlertPresentException) or (seen and isinstance(exc, WebDriverException)):
             raise CrawlFailed(DIALOGS_MESSAGE) from exc
         detail = getattr(exc, "msg", None) or str(exc)
         raise CrawlFailed(f"browser error: {detail.splitlines()[0] if detail else exc.__class__.__name__}") from exc

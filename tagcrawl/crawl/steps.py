@@ -12,9 +12,9 @@ from __future__ import annotations
 from selenium.common.exceptions import TimeoutException, WebDriverException
 
 from tagcrawl.engine import blocking
+from tagcrawl.engine.collectors.screenshots import Screenshots
 from tagcrawl.engine.consent.flow import handle_consent
 from tagcrawl.engine.consent.signals import collect_signals, notes as signal_notes
-from tagcrawl.engine.capture.hub import guarded
 from tagcrawl.engine.capture.flush import flush_page
 from tagcrawl.crawl.collect import Collect
 from tagcrawl.crawl.context import CrawlContext, CrawlFailed, Step
@@ -39,7 +39,7 @@ class Navigate(Step):
 
     def _load(self, ctx: CrawlContext) -> str | None:
         driver, capture, settings = ctx.session.driver, ctx.session.capture, ctx.settings
-        size = ctx.collector("page_size")
+        size = ctx.collectors.page_size
         too_large = (lambda: f"page larger than {size.max_bytes / 1048576:g} MB: loading stopped"
                      if size is not None and size.too_large else None)
         driver.set_page_load_timeout(self.timeout_s(ctx))
@@ -50,7 +50,7 @@ class Navigate(Step):
                 driver.execute_script("window.stop();")
             except WebDriverException:
                 pass
-            if capture.main_status is None:
+            if capture.document.status is None:
                 return f"page load timed out after {settings.page_load_timeout_s:g} s with no response"
         except WebDriverException as exc:
             text = exc.msg or str(exc)
@@ -62,14 +62,14 @@ class Navigate(Step):
             raise
         if too_large():
             return too_large()
-        if capture.main_error:
-            return self._refused(ctx) or f"navigation failed: {capture.main_error}"
+        if capture.document.error:
+            return self._refused(ctx) or f"navigation failed: {capture.document.error}"
         return None
 
     @staticmethod
     def _refused(ctx: CrawlContext) -> str | None:
         """The SSRF guard's refusal of the main document (or of one of its redirects), if any."""
-        guard = ctx.collector("ssrf")
+        guard = ctx.collectors.ssrf
         if guard is not None and guard.refusals.main:
             url, reason = guard.refusals.main
             return f"refused to load {url}: {reason}"
@@ -96,34 +96,41 @@ class WaitQuiet(Step):
         ctx.session.capture.wait_quiet(ctx.settings.quiet_ms, int(self.timeout_s(ctx) * 1000), ctx.deadline)
 
 
-class Snapshot(Step):
-    """Ask collector ``collector`` for its reading at ``moment`` (``Collector.snapshot``);
-    ``into``: the ``CrawlReport`` attribute its non-None answer goes to.  A
-    failing collector only loses its part.  ``only_screenshots``: run only
-    with ``options.screenShots``."""
+class CookiesBefore(Step):
+    """The cookie count once the page is quiet, before the consent step
+    (``CookieCollector.snapshot``) -> ``report.cookies_before``.  A missing or
+    failing cookie collector only loses that count."""
 
-    name = "snapshot"
-
-    def __init__(self, collector: str, moment: str, phase: str, into: str | None = None,
-                 only_screenshots: bool = False):
-        self.collector, self.moment, self.phase, self.into = collector, moment, phase, into
-        self.only_screenshots = only_screenshots
-
-    def applies(self, ctx: CrawlContext) -> bool:
-        return not self.only_screenshots or bool(ctx.options.get("screenShots"))
+    name, phase = "snapshot", "collect"
 
     def run(self, ctx: CrawlContext) -> None:
-        collector = ctx.collector(self.collector)
-        if collector is None:
-            return
-        value = guarded(collector, ctx.failures, f"snapshot {self.moment}", collector.snapshot, ctx, self.moment)
-        if self.into and value is not None:
-            setattr(ctx.report, self.into, value)
+        count = ctx.snapshot(ctx.collectors.cookies, "before")
+        if isinstance(count, int):
+            ctx.report.cookies_before = count
+
+
+class Screenshot(Step):
+    """A screenshot at ``moment`` ("before" / "after" the consent step;
+    ``ScreenshotCollector.snapshot``, off without ``options.screenShots``); the
+    "after" one runs only with it and puts both URLs in ``report.screenshots``."""
+
+    name, phase = "snapshot", "screenshot"
+
+    def __init__(self, moment: str):
+        self.moment = moment
+
+    def applies(self, ctx: CrawlContext) -> bool:
+        return self.moment == "before" or bool(ctx.options.get("screenShots"))
+
+    def run(self, ctx: CrawlContext) -> None:
+        shots = ctx.snapshot(ctx.collectors.screenshots, self.moment)
+        if isinstance(shots, Screenshots):
+            ctx.report.screenshots = shots
 
 
 class DetectBlocking(Step):
     """Probe the page for a CAPTCHA wall or an access-denied page
-    (``browser.blocking``).  A blocked page sets ``button.error_message`` and
+    (``engine/blocking.py``).  A blocked page sets ``button.error_message`` and
     ``error``; the consent steps are skipped."""
 
     name, phase = "detect_blocking", "probe"
@@ -133,7 +140,7 @@ class DetectBlocking(Step):
             probe = ctx.session.driver.execute_script(blocking.PROBE_JS)
         except WebDriverException:
             probe = None
-        kind, reason = blocking.classify(ctx.session.capture.main_status, probe)
+        kind, reason = blocking.classify(ctx.session.capture.document.status, probe)
         if kind:
             ctx.blocked = kind
             ctx.report.button.error_message = kind
@@ -174,7 +181,7 @@ class ConsentSignals(Step):
 
 class Flush(Step):
     """Fire ``visibilitychange``/``pagehide`` in every frame and wait for the
-    requests they start (``browser.flush``).  Timeout: ``flush_cap_ms``."""
+    requests they start (``engine/capture/flush.py``).  Timeout: ``flush_cap_ms``."""
 
     name = phase = "flush"
 
@@ -191,13 +198,13 @@ class Flush(Step):
 SEQUENCE: tuple[Step, ...] = (
     Navigate(),
     WaitQuiet("quiet"),
-    Snapshot("cookies", "before", phase="collect", into="cookies_before"),
-    Snapshot("screenshots", "before", phase="screenshot"),
+    CookiesBefore(),
+    Screenshot("before"),
     DetectBlocking(),
     Consent(),
     WaitQuiet("quiet_after", after_consent=True),
     ConsentSignals(),
-    Snapshot("screenshots", "after", phase="screenshot", into="screenshots", only_screenshots=True),
+    Screenshot("after"),
     Flush(),
     Collect(),
 )

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: Phases in crawl order (``Server-Timing`` metric names).
 PHASES = ("checkout", "browser", "navigate", "quiet", "screenshot", "probe", "consent", "quiet_after", "flush",
@@ -34,6 +38,20 @@ class PhaseTimings:
             yield
         finally:
             self.phases[name] = self.phases.get(name, 0.0) + (time.monotonic() - started) * 1000
+
+    @contextlib.contextmanager
+    def around(self, name: str, manager: contextlib.AbstractContextManager[T]) -> Iterator[T]:
+        """Use ``manager`` in a ``with``, its entering and its leaving timed as
+        phase ``name`` and the block in between not: ``with timings.around(
+        "browser", CrawlSession(...)) as session:``.  Exceptions pass as
+        through ``manager`` itself."""
+        left: list[float] = []
+        with contextlib.ExitStack() as stack:
+            stack.callback(lambda: left and self.add(name, left[0]))  # runs last: after manager's exit
+            with self.phase(name):
+                value = stack.enter_context(manager)
+            stack.callback(lambda: left.append(time.monotonic()))  # runs first: before manager's exit
+            yield value
 
     def add(self, name: str, since: float) -> None:
         """Record phase ``name`` as lasting from ``since`` (monotonic s) to now."""

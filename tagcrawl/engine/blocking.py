@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tagcrawl.engine.scripts import script
+
 #: Below this many characters of visible text, a page is a "short page".
 SHORT_PAGE_CHARS = 1500
 BLOCK_STATUSES = (403, 429, 503)
@@ -28,9 +30,11 @@ class BlockPage:
     """Fingerprint of a vendor's block page.
 
     ``title``/``text``/``markup`` are regular expressions over the lower-case
-    title, visible text and HTML.  ``rule`` says what else must hold:
-    "status" (HTTP 403/429/503), "status_or_short", "short", "title" (the title
-    alone is enough with a marker).  ``captcha_kind``: the page is a CAPTCHA
+    title, visible text and HTML; the markup must always match.  ``rule`` says
+    what else must hold: "akamai" (HTTP 403, or the title on a short page),
+    "status_or_short" (the title or wording on HTTP 403/429/503 or a short
+    page), "short" (a short page), "title" (the title alone),
+    "status_or_captcha" (HTTP 403/429, or a visible CAPTCHA of ``captcha_kind``).  ``captcha_kind``: the page is a CAPTCHA
     wall (``recaptcha``) when a CAPTCHA of that kind is visible on it.
     """
 
@@ -56,42 +60,8 @@ BLOCK_PAGES = (
               r"px-captcha|captcha\.px-cdn\.net|/captcha/captcha\.js|_pxappid", "status_or_short", "px-captcha"),
 )
 
-#: Collects what the classifier needs from the page (runs in the main frame).
-PROBE_JS = r"""
-const visible = (el) => {
-  const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
-  return r.width > 30 && r.height > 30 && s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
-};
-const covering = (el) => {
-  for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-    const s = getComputedStyle(n);
-    if (s.position !== 'fixed' && s.position !== 'absolute') continue;
-    const r = n.getBoundingClientRect();
-    if (r.width * r.height >= 0.5 * innerWidth * innerHeight) return true;
-  }
-  return false;
-};
-const captchas = [];
-const add = (kind, el) => captchas.push({kind, covering: covering(el)});
-for (const f of document.querySelectorAll('iframe')) {
-  const src = f.src || '';
-  if (!visible(f) || /size=invisible/.test(src) || f.closest('.grecaptcha-badge')) continue;
-  if (/(google\.com|recaptcha\.net)\/recaptcha\/(api2|enterprise)\/(anchor|bframe)/.test(src)) add('recaptcha', f);
-  else if (/hcaptcha\.com\/captcha/.test(src)) add('hcaptcha', f);
-  else if (/challenges\.cloudflare\.com/.test(src)) add('turnstile', f);
-  else if (/captcha-delivery\.com\/captcha/.test(src)) add('datadome', f);
-}
-for (const el of document.querySelectorAll('#px-captcha')) if (visible(el)) add('px-captcha', el);
-let fields = 0;
-for (const el of document.querySelectorAll('input, textarea, select')) {
-  const type = (el.getAttribute('type') || 'text').toLowerCase();
-  if (!['hidden', 'submit', 'button', 'image', 'reset', 'checkbox'].includes(type) && visible(el) &&
-      !el.closest('.g-recaptcha, .h-captcha, .cf-turnstile')) fields++;
-}
-const text = document.body ? document.body.innerText.trim() : '';
-return { title: document.title || '', html: document.documentElement.outerHTML.slice(0, 200000),
-         text: text.slice(0, 20000), textLength: text.length, captchas, fields };
-"""
+#: Collects what the classifier needs from the page (runs in the main frame; ``blocking_probe.js``).
+PROBE_JS = script(__file__, "blocking_probe.js")
 
 
 def _matches(page: BlockPage, status: int | None, title: str, text: str, html: str, short: bool,

@@ -52,15 +52,17 @@ if _crawl_timeout >= timeout:
 
 def post_worker_init(worker):
     """Start the background worker (queued crawls, webhooks) in the new worker,
-    so crawls queued or interrupted before a restart are picked up at once;
-    load the ingestion path's lazy parts before the first event arrives;
-    answer gunicorn's own errors as JSON."""
+    so crawls queued or interrupted before a restart are picked up at once,
+    unless a separate worker process runs them (``TAGCRAWL_BACKGROUND=process``:
+    the Procfile's ``worker:``); load the ingestion path's lazy parts before the
+    first event arrives; answer gunicorn's own errors as JSON."""
     from tagcrawl.runtime import gunicorn_errors
-    from tagcrawl.crawl.background import ensure_started
+    from tagcrawl.crawl.background import ensure_started, in_web_process
     from tagcrawl.runtime.warmup import warm_up
 
     gunicorn_errors.install()  # gunicorn's own 400/414/431 answers as JSON
-    ensure_started(worker.wsgi)
+    if in_web_process(worker.wsgi):
+        ensure_started(worker.wsgi)
     worker.log.debug("ingestion path warmed up in %.0f ms", warm_up())
 
 

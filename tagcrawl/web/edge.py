@@ -6,7 +6,7 @@ docs/architecture.md, "Declaring an endpoint"):
     bp = Blueprint("crawl", __name__)            # registered with a url_prefix
 
     @bp.post("")
-    @bp.doc(**operation("Crawl a page", "crawl_crawl", tag="crawl", secured=True))
+    @bp.doc(**operation("Crawl a page", "crawl", tag="crawl", secured=True))
     @bp.arguments(CrawlRequestSchema)            # the body: loaded, or 422
     @bp.response(200, CrawlResponseSchema)       # documents the answer
     @bp.alt_response(401, response="Unauthorized")
@@ -152,8 +152,9 @@ def operation(summary: str, operation_id: str, *, tag: str, secured: bool = Fals
 
     Args:
         summary: one line.
-        operation_id: stable id (generated clients name their functions after it).
-        tag: ``crawl``, ``stream`` or ``meta``.
+        operation_id: stable id, a verb and the resource (``get_crawl``, ``list_events``), with no group
+            prefix: generated clients name their functions after it (``api/<tag>/<operation_id>.py``).
+        tag: the group, one of ``openapi.TAGS`` (``crawl``, ``stream`` or ``meta``).
         secured: the operation needs ``x-api-key``.
         description: more text (Markdown).
         parameters: OpenAPI parameter objects not derived from a schema

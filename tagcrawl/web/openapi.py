@@ -7,16 +7,29 @@ schemas (the same marshmallow schemas that validate and dump the bodies), the
 reusable error responses and the API-key security scheme.
 ``register(app, blueprint, url_prefix)`` registers a blueprint with the app and
 its operations with the document.  ``document(app)`` is the document (built
-once per app); ``docs_blueprint.py`` serves it at ``/openapi.json``.
+once per app): ``views/docs.py`` serves it at ``/openapi.json`` and the CLI
+prints it (``flask openapi print``, ``cli/openapi.py``), so both are one document.
+
+Groups (Swagger UI sections, generated clients' packages) are ``TAGS``, each
+operation naming one (``edge.operation``); blueprints are not groups.  Every
+string enum is a component referenced where it is used (``ENUM_NAMES``), a
+nullable one as ``oneOf [{$ref}, {type: null}]``: a generated client has one
+class per enum, not one per property and branch.
 """
 from __future__ import annotations
+
+import json
 
 import flask_smorest
 from apispec.exceptions import DuplicateComponentNameError
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask
+from marshmallow import Schema
 
 from tagcrawl.core import schemas
+from tagcrawl.core.schemas.har import HAR_COMPONENTS
+from tagcrawl.core.schemas.readiness import READINESS_COMPONENTS
+from tagcrawl.core.types import CONDITIONS, RULE_TYPES
 from tagcrawl.core.version import __version__
 
 OPENAPI_VERSION = "3.1.0"
@@ -44,6 +57,29 @@ COMPONENTS = {
     "EventPage": schemas.EventPageSchema,
 }
 
+#: JSON Schema components (documentation only): name -> schema.
+JSON_COMPONENTS = {**HAR_COMPONENTS, **READINESS_COMPONENTS}
+
+#: The groups of operations, in display order: name -> description.
+TAGS = {
+    "crawl": "Page crawls (API key): the crawl, its stored result, traffic and screenshots, the vendor catalog.",
+    "stream": "Event ingestion from the browser tag, and reading stored events.",
+    "meta": "Health, readiness and this documentation.",
+}
+
+#: Component names of string enums, by their values (without null).  An enum not listed is
+#: named after its schema and field (``ValidationRule`` + ``condition``).
+ENUM_NAMES = {
+    ("granted", "denied"): "ConsentStatus",
+    ("accept", "reject", "none"): "ConsentAction",
+    ("before_consent", "after_accept", "after_reject", "no_banner"): "ConsentPhase",
+    tuple(CONDITIONS): "RuleCondition",
+    tuple(RULE_TYPES): "RuleType",
+    ("recaptcha", "accessDenied"): "BlockReason",
+    ("queued", "running", "done", "failed"): "CrawlStatus",
+    ("first", "third"): "Party",
+}
+
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.",
                                 "schema": {"type": "integer", "minimum": 0}}}
 
@@ -69,10 +105,48 @@ class Api(flask_smorest.Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
 
+def _enum_name(values: tuple, field) -> str:
+    """The component name of the string enum ``values`` of ``field`` (``ENUM_NAMES``, else schema + field)."""
+    if values in ENUM_NAMES:
+        return ENUM_NAMES[values]
+    owner, name = field, field.name
+    while owner is not None and not isinstance(owner, Schema):
+        name, owner = owner.name or name, owner.parent
+    words = str(name or "value").replace("-", "_").split("_")
+    prefix = type(owner).__name__.removesuffix("Schema") if owner is not None else ""
+    return prefix + "".join(w[:1].upper() + w[1:] for w in words)
+
+
+def _enum_component(plugin: MarshmallowPlugin, field, ret: dict) -> dict:
+    """``ret`` (a string enum property) with its enum moved to a component, referenced.
+
+    Raises:
+        ValueError: two different enums would get one name (add one to ``ENUM_NAMES``).
+    """
+    values = tuple(v for v in ret.pop("enum") if v is not None)
+    types = ret.pop("type", "string")
+    nullable = "null" in types if isinstance(types, list) else False
+    name = _enum_name(values, field)
+    known = plugin.spec.components.schemas.get(name)
+    if known is None:
+        plugin.spec.components.schema(name, {"type": "string", "enum": list(values)})
+    elif tuple(known.get("enum", ())) != values:
+        raise ValueError(f"two enums named {name}: {known.get('enum')} and {list(values)} (openapi.ENUM_NAMES)")
+    ref = {"$ref": f"#/components/schemas/{name}"}
+    return {"oneOf": [ref, {"type": "null"}]} if nullable else ref
+
+
+def _is_string_enum(ret: dict) -> bool:
+    values = ret.get("enum")
+    return bool(values) and all(v is None or isinstance(v, str) for v in values) and any(values)
+
+
 def _field_attributes(plugin: MarshmallowPlugin) -> None:
-    """Custom fields of ``schemas`` as JSON Schema."""
+    """Custom fields of ``schemas`` as JSON Schema; string enums as components (``_enum_component``)."""
 
     def attributes(self, field, ret, **kwargs) -> dict:
+        if _is_string_enum(ret):
+            return _enum_component(plugin, field, ret)
         if schemas.validate_uuid4 in field.validators:
             return {"pattern": UUID4_PATTERN}
         if isinstance(field, schemas.HttpUrl):
@@ -92,7 +166,7 @@ def init_app(app: Flask) -> Api:
     """Create the app's ``Api`` (before any blueprint is registered with ``register``).
 
     The document is not served by flask-smorest (no ``OPENAPI_URL_PREFIX``):
-    ``docs_blueprint`` serves it with its own Swagger UI page.
+    ``web/views/docs.py`` serves it with its own Swagger UI page.
     """
     app.config.update(API_TITLE="tagcrawl", API_VERSION=__version__, OPENAPI_VERSION=OPENAPI_VERSION)
     api = Api(app, spec_kwargs={"info": {
@@ -102,6 +176,8 @@ def init_app(app: Flask) -> Api:
     spec = api.spec
     spec.components.security_scheme("ApiKeyAuth", {"type": "apiKey", "in": "header", "name": "x-api-key",
                                                     "description": "API key (`flask keys create NAME`)."})
+    for name, component in JSON_COMPONENTS.items():
+        spec.components.schema(name, component)
     for name, schema in COMPONENTS.items():
         try:
             spec.components.schema(name, schema=schema)
@@ -129,12 +205,17 @@ def register(app: Flask, blueprint, url_prefix: str = "") -> None:
 
 
 def build_spec(app: Flask) -> dict:
-    """The OpenAPI 3.1 document of ``app``, as a new dict.
+    """The OpenAPI 3.1 document of ``app``, as a new dict: the one function behind
+    ``/openapi.json`` and ``flask openapi print|write``.
 
     flask-smorest writes path parameters (``{session_id}``) on the path item;
     they are moved onto each operation, so that a path item holds operations only.
+    The groups are ``TAGS`` (flask-smorest would add one per blueprint).
     """
     doc = app.extensions[EXTENSION]["api"].spec.to_dict()
+    doc["tags"] = [{"name": name, "description": description} for name, description in TAGS.items()]
+    if '"#/components/schemas/PaginationMetadata"' not in json.dumps(doc["paths"]):
+        doc["components"]["schemas"].pop("PaginationMetadata", None)  # flask-smorest's; no operation pages
     for item in doc.get("paths", {}).values():
         shared = item.pop("parameters", None)
         for operation in item.values() if shared else ():

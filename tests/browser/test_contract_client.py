@@ -70,10 +70,11 @@ def client_package(live, tmp_path):
 def test_generated_client_crawls_reads_back_and_queries_events(app, api_key, live, client_package, browser):
     from tagcrawl.stream.tenants import issue_token
 
-    api = importlib.import_module(PACKAGE + ".api.crawl.crawl_crawl")
-    result_api = importlib.import_module(PACKAGE + ".api.crawl.crawl_crawl_result")
-    ingest_api = importlib.import_module(PACKAGE + ".api.stream.stream_ingest")
-    events_api = importlib.import_module(PACKAGE + ".api.stream.stream_events_list_events")
+    api = importlib.import_module(PACKAGE + ".api.crawl.crawl")
+    result_api = importlib.import_module(PACKAGE + ".api.crawl.get_crawl")
+    har_api = importlib.import_module(PACKAGE + ".api.crawl.get_crawl_har")
+    ingest_api = importlib.import_module(PACKAGE + ".api.stream.ingest_event")
+    events_api = importlib.import_module(PACKAGE + ".api.stream.list_events")
     models = importlib.import_module(PACKAGE + ".models")
     client = client_package.AuthenticatedClient(base_url=live, token=api_key, prefix="",
                                                 auth_header_name="x-api-key", timeout=120.0)
@@ -87,6 +88,12 @@ def test_generated_client_crawls_reads_back_and_queries_events(app, api_key, liv
     stored = result_api.sync(session_id=session_id, client=client)
     assert isinstance(stored, models.CrawlResponse)
     assert str(stored.session_id) == session_id and stored.success is True
+
+    har = har_api.sync(session_id=session_id, client=client)  # typed: the HAR 1.2 models
+    assert isinstance(har, models.Har) and isinstance(har.log.creator, models.HarCreator)
+    assert har.log.pages[0].title == "https://plain.example/"
+    assert any(isinstance(e, models.HarEntry) and e.request.url.startswith("https://plain.example/")
+               for e in har.log.entries)
 
     missing = result_api.sync_detailed(session_id=str(uuid.uuid4()), client=client)
     assert missing.status_code == 404 and isinstance(missing.parsed, models.ErrorMessage)

@@ -26,11 +26,13 @@ def chrome_main_pid(handle) -> int:
 def test_chrome_killed_mid_crawl_fails_that_crawl_and_the_next_one_succeeds(crawler, private_pool, fixture_web):
     config = private_pool(POOL_SIZE=1)
     result = {}
+    start = fixture_web.mark()  # an earlier test may have crawled deadline.example too
     worker = threading.Thread(target=lambda: result.update(
         out=crawler("https://deadline.example/?crash", config=config)))
     worker.start()
     # The page has loaded and asked for the never-answered script: the crawl is mid-way.
-    assert fixture_web.wait_for(lambda e: e["host"] == "deadline.example" and e["query"] == "deadline")
+    assert fixture_web.wait_for(lambda e: e["host"] == "deadline.example" and e["query"] == "deadline",
+                                after=start)
     handle = get_pool(settings(config))._handles[0]
     os.kill(chrome_main_pid(handle), signal.SIGKILL)
     worker.join(timeout=60)

@@ -35,11 +35,17 @@ def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fix
                 lambda d: len(d.find_elements(By.CSS_SELECTOR, ".opblock")) >= operations)
             title = driver.find_element(By.CSS_SELECTOR, ".info .title").text
             body = driver.find_element(By.TAG_NAME, "body").text
+            groups = {section.find_element(By.CSS_SELECTOR, ".opblock-tag").get_attribute("data-tag"):
+                      len(section.find_elements(By.CSS_SELECTOR, ".opblock"))
+                      for section in driver.find_elements(By.CSS_SELECTOR, ".opblock-tag-section")}
             driver.get("about:blank")
     finally:
         server.shutdown()
     assert "tagcrawl" in title and "0.1.0" in title
     assert "Crawl a page" in body and "Ingest one event from the browser tag" in body
+    # One section per group, none empty (blueprints are not groups: openapi.TAGS).
+    assert list(groups) == ["crawl", "stream", "meta"] and all(groups.values()), groups
+    assert sum(groups.values()) == operations
     page_origin = f"http://localhost:{server.server_port}"
     assert [e["url"] for e in fixture_web.log if e["time"] >= started
             and (e["headers"].get("Referer") or e["headers"].get("Origin") or "").startswith(page_origin)] == []

@@ -196,11 +196,12 @@ def test_each_crawl_on_the_grid_gets_a_fresh_browser_context(config, grid, fixtu
 
 def test_capture_through_the_grid_carries_large_devtools_messages(config, fixture_web):
     """A 300 kB POST body (``Network.getRequestPostData``) passes the Grid's CDP proxy whole."""
-    capture = NetworkCapture(collectors=standard())
+    found = standard()
+    capture = NetworkCapture(collectors=found)
     with get_pool(settings(config)).browser() as handle, CrawlSession(handle, capture) as session:
         session.driver.get("https://grid.example/?big")
         assert capture.wait_quiet(400, 8000)
-        [post] = [r for r in capture.snapshot() if r.method == "POST"]
+        [post] = [r for r in found.requests.get_data(None) if r.method == "POST"]
     with fixture_web.lock:
         served = [e for e in fixture_web.log if e["method"] == "POST" and e["query"] == "load=big-post"]
     assert len(post.post_data) == len(served[-1]["body"]) > 300_000

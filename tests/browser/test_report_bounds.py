@@ -134,6 +134,9 @@ def test_a_huge_gpp_answer_and_us_privacy_string_are_capped(crawler):
     assert gpp["us_privacy"] == "1YNN"  # read from the kept part of the GPP string
     assert "GPP applicableSections of frame 0 kept 64 of 1000000" in report["message"]
     assert "consent.gpp.gpp_string" in report["message"]
+    parsed = gpp["parsed_sections"]  # 100 sections of 5,000 values: 32 of 254 (the section and its list count)
+    assert set(parsed) == {f"s{k}" for k in range(32)} and all(s == {"v": [0] * 254} for s in parsed.values())
+    assert "GPP parsedSections of frame 0 cut" in report["message"]
     assert len(json.dumps(report)) < 64 * 1024
 
 

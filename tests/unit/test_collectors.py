@@ -1,12 +1,18 @@
 """The collector interface without Chrome: the capture hub dispatches CDP events
 and target setup to every collector, and one failing collector stops neither
 the hub nor the others (tracker-radar-collector's rule)."""
+import time
 from concurrent.futures import Future
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from tagcrawl.engine.capture.hub import NetworkCapture
-from tagcrawl.engine.collectors import standard
+from tagcrawl.engine.collectors import Collectors, CookieCollector, DialogGuard, NetworkCollector, standard
 from tagcrawl.engine.collectors.base import Collector
-from tagcrawl.crawl.steps import SEQUENCE
+from tagcrawl.crawl.collect import Collect
+from tagcrawl.crawl.steps import SEQUENCE, CookiesBefore, Navigate, Screenshot
 from tagcrawl.crawl.timing import PHASES
 
 
@@ -87,11 +93,12 @@ def test_every_target_kind_gets_the_collectors_commands():
 
 
 def test_the_standard_collectors_record_requests_and_guard_pages():
-    hub = NetworkCapture(collectors=standard(guard=lambda url: None, page_max_bytes=10))
+    found = standard(guard=lambda url: None, page_max_bytes=10)
+    hub = NetworkCapture(collectors=found)
     hub.bind(FakeCDP())
     _attach(hub)
     _request(hub, "https://a.example/p.gif")
-    assert [r.url for r in hub.snapshot()] == ["https://a.example/p.gif"]
+    assert [r.url for r in found.requests.get_data(None)] == ["https://a.example/p.gif"]
     assert ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}, "S1") in hub.cdp.sent
     assert {c.name for c in hub.collectors} == {"requests", "datalayer", "cookies", "page_size", "dialogs", "ssrf"}
     assert not hub.failures
@@ -100,3 +107,80 @@ def test_the_standard_collectors_record_requests_and_guard_pages():
 def test_every_step_is_timed_under_a_server_timing_phase():
     assert {step.phase for step in SEQUENCE} <= set(PHASES)
     assert [step.phase for step in SEQUENCE][:2] == ["navigate", "quiet"] and SEQUENCE[-1].phase == "collect"
+
+
+def test_the_hub_is_what_collectors_see_and_they_import_nothing_of_it():
+    from tagcrawl.engine.collectors import Hub
+
+    hub = NetworkCapture(collectors=standard())
+    assert isinstance(hub, Hub)
+    assert all(c.hub is hub for c in hub.collectors)
+    collectors_dir = Path(__file__).resolve().parents[2] / "tagcrawl" / "engine" / "collectors"
+    for module in collectors_dir.glob("*.py"):
+        assert "engine.capture" not in module.read_text(), module.name
+
+
+def test_collectors_are_typed_attributes_and_the_absent_ones_are_skipped():
+    found = standard()
+    assert isinstance(found.requests, NetworkCollector) and isinstance(found.dialogs, DialogGuard)
+    assert found.ssrf is None and found.screenshots is None
+    assert [c.name for c in found] == ["requests", "datalayer", "cookies", "page_size", "dialogs"]
+    assert [c.name for c in Collectors(dialogs=None, page_size=None)] == ["requests", "datalayer", "cookies"]
+    assert list(Collectors.none()) == []
+
+
+def _context(found):
+    from tagcrawl.crawl.context import CrawlContext
+    from tagcrawl.crawl.report import CrawlReport
+    from tests.support.config import settings
+
+    session = SimpleNamespace(capture=SimpleNamespace(cdp=FakeCDP()))
+    return CrawlContext(settings=settings({}), request={"url": "https://a.example/"}, options={"screenShots": True},
+                        deadline=time.monotonic() + 60, report=CrawlReport(session_id="s", url="https://a.example/"),
+                        session=session, collectors=found)
+
+
+def test_steps_without_a_collector_lose_its_part_and_nothing_else():
+    ctx = _context(Collectors.none())
+    for step in (CookiesBefore(), Screenshot("before"), Screenshot("after"), Collect()):
+        step.run(ctx)
+    assert Navigate._refused(ctx) is None
+    assert ctx.collected and (ctx.requests, ctx.datalayer, ctx.cookies) == ([], [], [])
+    assert ctx.report.cookies_before is None and ctx.report.cookies_after is None and ctx.report.screenshots is None
+    assert not ctx.failures and not ctx.notes
+
+
+def test_a_collectors_reading_goes_to_its_typed_report_field():
+    class Cookies(CookieCollector):
+        def snapshot(self, ctx, moment):
+            return 3 if moment == "before" else None
+
+    ctx = _context(Collectors.none())
+    ctx.collectors.cookies = Cookies()
+    CookiesBefore().run(ctx)
+    assert ctx.report.cookies_before == 3
+
+
+def test_the_session_is_used_in_a_with_block_its_opening_and_closing_timed():
+    from tagcrawl.crawl.timing import PhaseTimings
+
+    class Session:
+        def __init__(self):
+            self.calls = []
+
+        def __enter__(self):
+            self.calls.append("open")
+            return self
+
+        def __exit__(self, *exc):
+            self.calls.append(("close", exc[0]))
+
+    timings, session = PhaseTimings(), Session()
+    with timings.around("browser", session) as entered:
+        assert entered is session and session.calls == ["open"]
+    assert session.calls == ["open", ("close", None)] and "browser" in timings.phases
+    failing = Session()
+    with pytest.raises(KeyError):
+        with timings.around("browser", failing):
+            raise KeyError("step")
+    assert failing.calls == ["open", ("close", KeyError)]

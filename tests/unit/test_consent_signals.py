@@ -130,7 +130,7 @@ def test_a_cmp_api_answering_anything_never_breaks_the_report(value):
     # What a page's __tcfapi / __uspapi / __gpp answer is the page's choice: whatever it is, the
     # report is built and dumped; the integer and boolean fields take only what fits them.
     frames = [{"url": value, "tcf": {"cmpId": value, "gdprApplies": value, "eventStatus": value, "tcString": value},
-               "usp": value, "gpp": {"gppString": value, "applicableSections": value}}]
+               "usp": value, "gpp": {"gppString": value, "applicableSections": value, "parsedSections": value}}]
     facts = report.ConsentFacts(banner=True, action="accept", verified=True, choice_ms=1.0, frames=frames)
     built = report.build([], [], [{"name": "euconsent-v2", "domain": "shop.example", "value": value}],
                          "https://shop.example/", facts)

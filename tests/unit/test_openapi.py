@@ -115,7 +115,10 @@ def test_request_components_follow_the_schemas(doc):
     assert crawl["properties"]["url"]["maxLength"] == 2048
     rule = schemas["ValidationRule"]
     assert set(rule["required"]) == {"rule_id", "vendor", "key", "value"}
-    assert set(rule["properties"]["condition"]["enum"]) == {"OR", "AND", None}
+    # (Was: an inline enum with null; a nullable enum is now its component, referenced with null.)
+    assert rule["properties"]["condition"]["oneOf"] == [{"$ref": "#/components/schemas/RuleCondition"},
+                                                        {"type": "null"}]
+    assert set(schemas["RuleCondition"]["enum"]) == {"OR", "AND"}
     stream = schemas["StreamEventRequest"]
     assert set(stream["required"]) == {"t", "vn", "e"}
     assert stream["additionalProperties"] is True
@@ -175,3 +178,88 @@ def test_docs_page_uses_only_local_assets(docs_app):
     assert '"/openapi.json"' in init and "validatorUrl: null" in init
     assert client.get("/docs/swagger-ui.js.map").status_code == 404
     assert client.get("/docs/..%2Fsettings.py").status_code == 404
+
+
+#: Every operation's id: generated clients name their functions after them (no group prefix).
+OPERATION_IDS = {
+    ("get", "/"): "health", ("get", "/health/ready"): "ready", ("post", "/api/v1"): "crawl",
+    ("get", "/api/v1/crawls/{session_id}"): "get_crawl", ("get", "/api/v1/crawls"): "list_crawls",
+    ("get", "/api/v1/crawls/{session_id}/har"): "get_crawl_har", ("get", "/api/v1/vendors"): "list_vendors",
+    ("get", "/screenshots/{name}"): "get_screenshot", ("post", "/stream/api/v1"): "ingest_event",
+    ("options", "/stream/api/v1"): "preflight_event", ("get", "/api/v1/events"): "list_events",
+    ("get", "/stream/tag.js"): "get_tag_js", ("get", "/openapi.json"): "get_openapi", ("get", "/docs"): "get_docs",
+}
+
+
+def test_operation_ids_are_clean(doc):
+    assert {(m, p): op["operationId"] for p, item in doc["paths"].items() for m, op in item.items()} == OPERATION_IDS
+
+
+def test_every_group_has_operations_and_every_operation_one_group(doc):
+    """Swagger UI shows one section per tag: none may be empty (blueprints are not groups)."""
+    used = [op["tags"] for item in doc["paths"].values() for op in item.values()]
+    assert all(len(tags) == 1 for tags in used)
+    assert [t["name"] for t in doc["tags"]] == ["crawl", "stream", "meta"]
+    assert {t[0] for t in used} == {t["name"] for t in doc["tags"]}
+    assert all(t["description"] for t in doc["tags"])
+
+
+def _properties(node):
+    """Every schema object under ``node`` (recursively)."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _properties(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _properties(value)
+
+
+def test_string_enums_are_components_referenced_where_used(doc):
+    """One class per enum in a generated client: no inline string enum, a nullable one is ``oneOf [$ref, null]``."""
+    schemas = doc["components"]["schemas"]
+    enums = {name for name, s in schemas.items() if "enum" in s}
+    inline = [n for name, s in schemas.items() if name not in enums for n in _properties(s)
+              if any(isinstance(v, str) for v in n.get("enum", ()))]
+    inline += [n for n in _properties(doc["paths"]) if any(isinstance(v, str) for v in n.get("enum", ()))]
+    assert inline == []
+    assert all(None not in schemas[name]["enum"] for name in enums)
+    values = [tuple(sorted(map(str, schemas[name]["enum"]))) for name in enums]
+    assert len(values) == len(set(values)), "two enum components with the same values"
+    nullable = [n for n in _properties(schemas) if n.get("oneOf", [{}])[0].get("$ref", "").split("/")[-1] in enums]
+    assert len(nullable) >= 8  # Options.consentAction, ValidationRule (2), ButtonAttributes, ConsentModeState (4)
+    assert all(n["oneOf"][1] == {"type": "null"} and "type" not in n and "enum" not in n for n in nullable)
+    consent = schemas["ConsentModeState"]["properties"]
+    assert {consent[k]["oneOf"][0]["$ref"] for k in ("ad_storage", "analytics_storage", "ad_user_data",
+                                                       "ad_personalization")} == {"#/components/schemas/ConsentStatus"}
+
+
+def test_har_response_is_typed_and_tagcrawl_har_validates(doc):
+    from tagcrawl.engine.har.write import build_har
+    from tagcrawl.engine.vendors.types import Request
+
+    har = doc["paths"]["/api/v1/crawls/{session_id}/har"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert har["schema"] == {"$ref": "#/components/schemas/Har"}
+    log = doc["components"]["schemas"]["HarLog"]
+    assert {"version", "creator", "entries"} <= set(log["required"]) and "pages" in log["properties"]
+    assert {"startedDateTime", "request", "response", "timings"} <= set(doc["components"]["schemas"]["HarEntry"]["required"])
+    requests = [Request(url="https://www.facebook.com/tr?id=1&ev=PageView", method="GET", headers={"Cookie": "a=b"},
+                        timestamp=1_700_000_000_000, resource_type="image", frame_url="https://shop.example/"),
+                Request(url="https://api.segment.io/v1/t", method="POST", post_data=b"\x1f\x8b\x00binary",
+                        headers={"content-type": "application/json"}, timestamp=1_700_000_000_100)]
+    document_ = build_har(requests, "https://shop.example/", version=__version__)
+    errors = [e.message for e in _validator(doc, "Har").iter_errors(document_)]
+    assert errors == []
+    assert not _validator(doc, "Har").is_valid({"log": {"version": "1.2", "entries": []}})  # creator is required
+
+
+def test_cli_prints_the_served_document(docs_app, doc):
+    """``flask openapi print`` and ``write`` give the document ``/openapi.json`` serves (one function)."""
+    import json
+
+    runner = docs_app.test_cli_runner()
+    printed = runner.invoke(args=["openapi", "print"])
+    assert printed.exit_code == 0, printed.output
+    assert json.loads(printed.output) == doc
+    written = runner.invoke(args=["openapi", "write", "-"])
+    assert written.exit_code == 0 and json.loads(written.output) == doc

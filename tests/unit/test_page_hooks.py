@@ -41,9 +41,9 @@ def test_only_this_crawls_binding_is_read_and_payloads_are_bounded():
 
 def test_a_pending_timer_holds_the_quiet_wait_until_it_is_due_then_counts_as_activity():
     activity = Activity()
-    with activity._cond:
+    with activity.cond:
         activity._last_activity -= 10  # long quiet before
-        activity._note_timers(("s", "doc"), 300, 0)
+        activity.note_timers(("s", "doc"), 300, 0)
     assert not activity.idle(0)
     started = time.monotonic()
     assert activity.wait_quiet(200, 5000) is True
@@ -54,13 +54,13 @@ def test_a_pending_timer_holds_the_quiet_wait_until_it_is_due_then_counts_as_act
 
 def test_late_timers_count_only_for_the_late_banner_search():
     activity = Activity()
-    with activity._cond:
+    with activity.cond:
         activity._last_activity -= 10
-        activity._note_timers(("s", "doc"), 0, 60_000)
+        activity.note_timers(("s", "doc"), 0, 60_000)
     assert activity.idle(0) is True
     assert activity.idle(0, include_late=True) is False
-    with activity._cond:
-        activity._note_timers(("s", "doc"), 0, 0)  # cleared (clearTimeout, pagehide)
+    with activity.cond:
+        activity.note_timers(("s", "doc"), 0, 0)  # cleared (clearTimeout, pagehide)
     assert activity.idle(0, include_late=True) is True
 
 

@@ -8,7 +8,7 @@ import math
 import re
 import uuid
 
-import pycountry
+from babel import Locale
 from marshmallow import ValidationError, fields, validate
 
 from tagcrawl.core.types import CONDITIONS, RULE_TYPES
@@ -40,11 +40,26 @@ def validate_uuid4(value: uuid.UUID) -> None:
         raise ValidationError(UUID4_MSG)
 
 
+#: ISO 3166-1's codes that are not countries: "exceptionally reserved" (AC, CP, CQ, DG, EA, EU, EZ, FX,
+#: IC, SU, TA, UK, UN) and "user-assigned" (AA, QM-QZ, XA-XZ, ZZ; Kosovo's XK is one).  CLDR's territory
+#: list (babel's) has some of them besides every assigned code.
+NOT_COUNTRIES = frozenset({"AC", "CP", "CQ", "DG", "EA", "EU", "EZ", "FX", "IC", "SU", "TA", "UK", "UN", "AA", "ZZ",
+                           *(f"Q{c}" for c in "MNOPQRSTUVWXYZ"), *(f"X{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")})
+
+
+def _country_codes() -> list[str]:
+    """The officially assigned ISO 3166-1 alpha-2 codes (249 with babel 2.18): CLDR's
+    two-letter territories (``babel.Locale("en").territories``; three digits are UN M.49 regions)
+    less ``NOT_COUNTRIES``."""
+    return sorted(code for code in Locale("en").territories
+                  if len(code) == 2 and code.isalpha() and code not in NOT_COUNTRIES)
+
+
 #: Every ISO 3166-1 alpha-2 code, upper case then lower case: the accepted
 #: values of ``options.country``.  The document states them as ``COUNTRY_PATTERN``
 #: (a ``pattern``, not an ``enum``: client generators turn enum values into
 #: names, and ``AD``/``ad`` would clash).
-COUNTRY_CODES = sorted(c.alpha_2 for c in pycountry.countries)
+COUNTRY_CODES = _country_codes()
 COUNTRY_CODES += [code.lower() for code in COUNTRY_CODES]
 COUNTRY_PATTERN = "^(?:" + "|".join(COUNTRY_CODES) + ")$"
 _COUNTRY_SET = frozenset(COUNTRY_CODES)

@@ -1,4 +1,4 @@
-"""Crawl side, spec 2.1-2.4: the CrawlRequest and CrawlResponse schemas."""
+"""Crawl side: the CrawlRequest and CrawlResponse schemas."""
 from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, validate, validates_schema
@@ -7,7 +7,7 @@ from tagcrawl.core.schemas.coded import CodedSchema
 from tagcrawl.core.schemas.crawl_consent import capped, kept
 from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, TEXT_MAX, URL_MAX
 from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentModeStateSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
-                            MarketingPixelSchema, PixelTcfSchema, TcfSignalSchema, TcfSummarySchema)
+                            GppSignalSchema, MarketingPixelSchema, PixelTcfSchema, TcfSignalSchema, TcfSummarySchema)
 from tagcrawl.core.schemas.common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      CappedList, HttpUrl, StrictBoolean, validate_country, validate_uuid4)
 from tagcrawl.core.types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX

@@ -1,4 +1,4 @@
-"""Crawl side, spec 2.4 (and tagcrawl's extensions): the parts of a CrawlResponse
+"""Crawl side: the parts of a CrawlResponse
 that report pixels, cookies and consent.  Values a page supplies are capped
 (``tagcrawl/core/truncation.py``, ``crawl/report_caps.py``; docs/api.md "Truncated
 values"): each description says its cap."""
@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, post_dump, validate
 
-from tagcrawl.core.truncation import CONSENT_STRING_MAX, LIST_MAX, SECTIONS_MAX, TEXT_MAX, URL_MAX
+from tagcrawl.core.truncation import (CONSENT_STRING_MAX, GPP_PARSED_DEPTH_MAX, GPP_PARSED_SECTIONS_MAX,
+                                     GPP_PARSED_STRING_MAX, GPP_SECTION_VALUES_MAX, LIST_MAX, SECTIONS_MAX, TEXT_MAX,
+                                     URL_MAX)
 
 
 def capped(n: int, what: str = "") -> str:
@@ -75,7 +77,7 @@ class MarketingPixelSchema(Schema):
     page = fields.String(allow_none=True, metadata={"description": capped(URL_MAX, "URL of the frame that sent "
                                                                                    "the pixel's first hit.")})
     warnings = fields.List(fields.String(), metadata={
-        "description": "Why the account id is unusual for the vendor (tagcrawl extension, issue 19); empty when it "
+        "description": "Why the account id is unusual for the vendor (tagcrawl extension, docs/vendors.md); empty when it "
                        "looks normal. Sentences: `account id has <n> characters; <ids> have <m>`, `account id lacks "
                        "the \"<prefix>\" prefix of <ids>`, `account id does not match the format of <ids> (example: "
                        "<id>)`, `account id looks like a placeholder`, `account id looks like a test id`, `account id "
@@ -135,6 +137,45 @@ class TcfSignalSchema(Schema):
     decoded = fields.Nested(TcfSummarySchema, allow_none=True)
 
 
+class GppSignalSchema(Schema):
+    """The page's GPP string (IAB Global Privacy Platform) and its sections (docs/compliance.md, "GPP")."""
+
+    source = fields.String(metadata={"description": capped(
+        TEXT_MAX, "Where the string was read: `__gpp` (a frame's `__gpp('ping')`), `cookie <name>` (a cookie whose "
+                  "value is a GPP string, when no `__gpp` answered) or `pixel <vendor>` (a pixel's `gpp` parameter, "
+                  "when neither).")})
+    gpp_string = fields.String(allow_none=True, metadata={"description": capped(CONSENT_STRING_MAX, "The GPP string.")})
+    applicable_sections = fields.List(fields.Raw(), metadata={
+        "description": kept(SECTIONS_MAX, "`applicableSections` as `__gpp` answered it (a pixel's: its `gpp_sid`; "
+                                          "a cookie's: empty)."), "maxItems": SECTIONS_MAX})
+    sections = fields.Integer(allow_none=True, metadata={
+        "description": "Section segments after the header (the `~` count); null when the string has no `DB` header."})
+    us_privacy = fields.String(allow_none=True, metadata={"description": "Its uspv1 section (a US Privacy string)."})
+    section_ids = fields.List(fields.Integer(), allow_none=True, metadata={
+        "description": "Section ids the header names, in order (7 usnat, 8 usca, ...); null when it cannot be "
+                       "read. At most 64.", "maxItems": 64})
+    parsed_sections = fields.Dict(allow_none=True, metadata={
+        "description": "`parsedSections` of `__gpp('ping')`: the sections the page's CMP decoded itself, by API "
+                       "prefix, exactly as it answered them, bounded: at most "
+                       f"{GPP_PARSED_SECTIONS_MAX} sections, {GPP_SECTION_VALUES_MAX} values each (later ones left "
+                       f"out), strings and keys cut at {GPP_PARSED_STRING_MAX} characters, objects nested more than "
+                       f"{GPP_PARSED_DEPTH_MAX} levels below a section null; `message` says when one was cut. Null "
+                       "when the string was not read from `__gpp` or it answered none.",
+        "example": {"usnat": {"Version": 1, "SaleOptOut": 2, "Gpc": False}}})
+    decoded = fields.Dict(allow_none=True, metadata={
+        "description": "tagcrawl's own decoding of the string, by API prefix: each US section (usnat, usca, usva, "
+                       "usco, usut, usct and the other states, ids 7-27) and uspv1 as the IAB's @iabgpp/cmpapi "
+                       "decodes it (`{field: value}`; 0 not applicable, then as the specifications say: e.g. "
+                       "opt-outs 1 opted out, 2 did not), plus `GpcSegmentIncluded` / "
+                       "`SensitiveDataConsentSegmentIncluded`; null for a section not decoded here (TCF: see `tcf`) "
+                       "or malformed. Null when nothing was decoded (or the string was cut).",
+        "example": {"usnat": {"Version": 1, "SaleOptOutNotice": 1, "SaleOptOut": 2, "GpcSegmentIncluded": True,
+                              "Gpc": False}}})
+    decode_error = fields.String(allow_none=True, metadata={
+        "description": "What could not be decoded (`header: ...`, `usca: ...`, a section count that does not "
+                       "match the header); null when all was."})
+
+
 class ConsentReportSchema(Schema):
     """The consent compliance summary of a crawl."""
 
@@ -158,10 +199,8 @@ class ConsentReportSchema(Schema):
     us_privacy = fields.Dict(allow_none=True, metadata={
         "description": "US Privacy string from `__uspapi` (else GPP's uspv1 section): `{string, notice, "
                        "opt_out_sale, lspa}`."})
-    gpp = fields.Dict(allow_none=True, metadata={
-        "description": "GPP from `__gpp('ping')`: `{gpp_string, applicable_sections, sections, us_privacy}` "
-                       f"(`us_privacy`: its uspv1 section). `gpp_string` is read and reported up to {CONSENT_STRING_MAX} "
-                       f"characters (a longer one ends with `…[truncated K chars]`), `applicable_sections` up to "
-                       f"{SECTIONS_MAX} entries (docs/api.md)."})
+    gpp = fields.Nested(GppSignalSchema, allow_none=True, metadata={
+        "description": "GPP: from `__gpp('ping')` (with the CMP's own `parsed_sections`), else from a cookie or a "
+                       "pixel's `gpp` parameter; `decoded`: its US sections decoded by tagcrawl."})
 
 

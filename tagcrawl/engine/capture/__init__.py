@@ -1,3 +1,4 @@
-"""The capture hub of a crawl: every target of its browser context, the main
-document, the page's activity (the quiet wait), frames, the flush, and the
-page hooks (``hooks``, ``page_hooks.js``, ``native_mask.js``)."""
+"""The capture hub of a crawl (``hub``) and the parts it owns: the page's
+activity and the waits on it (``activity``), frames (``frames``), the main
+document (``document``), the page hooks (``hooks``, ``page_hooks.js``,
+``native_mask.js``); and the flush (``flush``, ``leave.js``)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 #: Resource types whose completion can start more requests (a tag library).
@@ -42,9 +43,22 @@ REPEAT_LIMIT = 2
 
 
 class Activity:
-    """Thread-safe activity state, fed by the capture's CDP handlers."""
+    """Thread-safe activity state of one crawl, and the waits on it.  Owned by
+    the capture hub (``hub.NetworkCapture``), fed by its CDP handlers and by
+    ``frames.FrameTracking``; every ``note_*`` and ``forget_*`` takes the lock
+    itself (``cond`` is re-entrant) and wakes the waiters.
 
-    def __init__(self):
+    Args:
+        pending_work: ``fn() -> bool``, called under the lock: extra work that
+            keeps the page busy (the collectors' POST bodies being fetched).
+    Attributes:
+        cond: the lock and condition variable of the whole capture.
+        requests_seen: HTTP(S) requests started (redirect hops included).
+        last_new_request: monotonic s of the last request counted as new.
+        aborted: ``abort`` was called; every wait returns at once.
+    """
+
+    def __init__(self, pending_work: Callable[[], bool] = lambda: False):
         # requestId -> (started, resource type, session).  Keyed by requestId
         # alone: a cross-site frame's navigation starts in the parent's session
         # and finishes in the out-of-process iframe's session.
@@ -55,62 +69,85 @@ class Activity:
         self._endpoints: dict[tuple, int] = {}
         self._last_activity = time.monotonic()  # last new request / pending-work change (quiet window)
         self._last_change = self._last_activity  # last event of any kind (wait_dom_change)
-        self.last_new_request = 0.0  # monotonic time of the last request counted as new
-        self._cond = threading.Condition()
+        self._pending_work = pending_work
+        self.last_new_request = 0.0
+        self.requests_seen = 0
+        self.cond = threading.Condition()  # an RLock inside: the hub's handlers nest their calls
         self.aborted = False
 
-    def _touch(self, activity: bool = True) -> None:
-        """Record an event; ``activity`` False for changes that do not restart the quiet window."""
-        with self._cond:
+    def touch(self, activity: bool = True) -> None:
+        """Record an event; ``activity`` False for changes that do not restart
+        the quiet window (a DOM mutation, a response, a dataLayer item)."""
+        with self.cond:
             self._last_change = time.monotonic()
             if activity:
                 self._last_activity = self._last_change
-            self._cond.notify_all()
+            self.cond.notify_all()
 
-    def _note_request(self, request_id: str, url: str, resource_type: str, session: str | None,
-                      method: str = "GET") -> None:
-        """A request started (caller holds the lock)."""
+    def note_request(self, request_id: str, url: str, resource_type: str, session: str | None,
+                     method: str = "GET") -> None:
+        """An HTTP(S) request started (CDP ``Network.requestWillBeSent``)."""
         now = time.monotonic()
-        self._last_change = now
-        if resource_type in NOT_TAGS:
-            return
-        waited_type = "Beacon" if resource_type in ANSWER_TYPES and method != "GET" else resource_type
-        self._inflight[request_id] = (now, waited_type, session)
-        parts = urlsplit(url)
-        key = (parts.hostname, parts.path)
-        self._endpoints[key] = self._endpoints.get(key, 0) + 1
-        if self._endpoints[key] <= REPEAT_LIMIT or resource_type in BLOCKING_TYPES:
-            self._last_activity = self.last_new_request = now
+        with self.cond:
+            self.requests_seen += 1
+            self._last_change = now
+            self.cond.notify_all()
+            if resource_type in NOT_TAGS:
+                return
+            waited_type = "Beacon" if resource_type in ANSWER_TYPES and method != "GET" else resource_type
+            self._inflight[request_id] = (now, waited_type, session)
+            parts = urlsplit(url)
+            key = (parts.hostname, parts.path)
+            self._endpoints[key] = self._endpoints.get(key, 0) + 1
+            if self._endpoints[key] <= REPEAT_LIMIT or resource_type in BLOCKING_TYPES:
+                self._last_activity = self.last_new_request = now
 
-    def _note_finished(self, request_id: str) -> None:
-        """A request ended (caller holds the lock).  Its end restarts the
-        quiet window only when it was still being waited for."""
+    def note_finished(self, request_id: str) -> None:
+        """A request ended.  Its end restarts the quiet window only when it was
+        still being waited for."""
         now = time.monotonic()
-        self._last_change = now
-        entry = self._inflight.pop(request_id, None)
-        if entry is not None and self._waited_for(entry, now):
-            self._last_activity = now
+        with self.cond:
+            self._last_change = now
+            entry = self._inflight.pop(request_id, None)
+            if entry is not None and self._waited_for(entry, now):
+                self._last_activity = now
+            self.cond.notify_all()
 
-    def _note_timers(self, key: tuple, due_ms: int, late_ms: int) -> None:
-        """Pending (non-recurring) timers of one document changed: the last one up
-        to the horizon is due in ``due_ms``, the last late one in ``late_ms``
-        (0: none).  Caller holds the lock."""
+    def note_timers(self, key: tuple, due_ms: int, late_ms: int) -> None:
+        """Pending (non-recurring) timers of document ``key`` (``(session,
+        document id)``) changed: the last one up to the horizon is due in
+        ``due_ms``, the last late one in ``late_ms`` (0: none)."""
         now = time.monotonic()
-        self._timers[key] = now + due_ms / 1000.0
-        self._late_timers[key] = now + late_ms / 1000.0
-        self._last_activity = self._last_change = now
+        with self.cond:
+            self._timers[key] = now + due_ms / 1000.0
+            self._late_timers[key] = now + late_ms / 1000.0
+            self._last_activity = self._last_change = now
+            self.cond.notify_all()
 
-    def _forget_session(self, session: str | None) -> None:
-        """Drop what a detached target had pending (caller holds the lock)."""
-        for key in [k for k, v in self._inflight.items() if v[2] == session]:
-            self._inflight.pop(key, None)
-        for key in [k for k in self._timers if k[0] == session]:
-            self._timers.pop(key, None)
-            self._late_timers.pop(key, None)
+    def forget_request(self, request_id: str) -> None:
+        """Stop waiting for a request that will report no end (a cancelled navigation)."""
+        with self.cond:
+            self._inflight.pop(request_id, None)
+            self.cond.notify_all()
 
-    def _pending_work(self) -> bool:
-        """Extra work that keeps the page busy (subclasses: POST bodies being fetched)."""
-        return False
+    def forget_timers(self, session: str | None) -> None:
+        """A target's main frame committed a new document: its old documents'
+        timers are gone (also when ``pagehide`` was not reported); counts as activity."""
+        with self.cond:
+            for key in [k for k in self._timers if k[0] == session]:
+                self._timers.pop(key, None)
+                self._late_timers.pop(key, None)
+            self.touch()
+
+    def forget_session(self, session: str | None) -> None:
+        """Drop what a detached target had pending."""
+        with self.cond:
+            for key in [k for k, v in self._inflight.items() if v[2] == session]:
+                self._inflight.pop(key, None)
+            for key in [k for k in self._timers if k[0] == session]:
+                self._timers.pop(key, None)
+                self._late_timers.pop(key, None)
+            self.cond.notify_all()
 
     # -- waiting ---------------------------------------------------------------
     @staticmethod
@@ -155,7 +192,7 @@ class Activity:
         end = time.monotonic() + cap_ms / 1000.0
         if deadline is not None:
             end = min(end, deadline)
-        with self._cond:
+        with self.cond:
             while not self.aborted:
                 now = time.monotonic()
                 last = max(self._last_event(now), since or 0.0)
@@ -168,18 +205,18 @@ class Activity:
                 stale = self._next_stale(now)
                 if stale is not None:
                     wake = min(wake, stale)
-                self._cond.wait(timeout=max(0.005, wake - now))
+                self.cond.wait(timeout=max(0.005, wake - now))
         return False
 
     def _wait_until(self, happened, end: float) -> bool:
         """Block until ``happened()`` (checked under the lock) or monotonic ``end``;
         True when it happened and the wait was not aborted."""
-        with self._cond:
+        with self.cond:
             while not self.aborted and not happened():
                 remaining = end - time.monotonic()
                 if remaining <= 0:
                     return False
-                self._cond.wait(timeout=remaining)
+                self.cond.wait(timeout=remaining)
             return not self.aborted
 
     def wait_new_request(self, since: float, timeout_ms: int, deadline: float | None = None) -> bool:
@@ -198,7 +235,7 @@ class Activity:
     def idle(self, quiet_ms: int = 0, include_late: bool = False) -> bool:
         """True when nothing is pending and no new request for ``quiet_ms``.
         ``include_late``: timers up to the late horizon (late banners) count too."""
-        with self._cond:
+        with self.cond:
             now = time.monotonic()
             if include_late and any(due > now for due in self._late_timers.values()):
                 return False
@@ -206,6 +243,6 @@ class Activity:
 
     def abort(self) -> None:
         """Wake every waiter; used by the crawl deadline watchdog."""
-        with self._cond:
+        with self.cond:
             self.aborted = True
-            self._cond.notify_all()
+            self.cond.notify_all()

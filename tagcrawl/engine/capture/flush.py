@@ -16,26 +16,13 @@ import time
 from concurrent.futures import wait
 from dataclasses import dataclass
 
+from tagcrawl.engine.scripts import script
+
 log = logging.getLogger(__name__)
 
-#: Runs in each frame's main world.  The page hooks' API (__API__:
-#: ``PageHooks.api()``) turns their native-masked ``visibilityState``/``hidden``
-#: getters to "hidden" and dispatches the events from scheduler tasks (no
-#: script of ours on the stack of the page's listeners); the promise it
-#: returns settles after both.  A frame without the hooks gets own accessors on
-#: ``document`` and events dispatched from this script.
-LEAVE_JS = """(() => {
-  let api = null;
-  try { api = __API__; } catch (e) {}
-  if (api) return api.leave();
-  try {
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
-  } catch (e) {}
-  document.dispatchEvent(new Event("visibilitychange", { bubbles: true }));
-  window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: false }));
-  return null;
-})()"""
+#: Runs in each frame's main world (``leave.js``): the page hooks' API (``__API__``:
+#: ``PageHooks.api()``) fires the events; a frame without the hooks gets them from the script.
+LEAVE_JS = script(__file__, "leave.js")
 
 
 @dataclass

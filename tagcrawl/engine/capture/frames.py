@@ -1,5 +1,5 @@
-"""Frame and navigation tracking of one crawl's capture (a mixin of
-``NetworkCapture``, fed by the same CDP events on the reader thread).
+"""Frame and navigation tracking of one crawl's capture (owned by the hub,
+``hub.NetworkCapture``, fed by the same CDP events on the reader thread).
 
 - execution contexts: the main world of every live frame, as
   ``(session, executionContextId)``, so that a flush can run in each frame;
@@ -9,70 +9,87 @@
 """
 from __future__ import annotations
 
-import time
-
 from tagcrawl.engine.capture.activity import Activity
 
 
-class FrameTracking(Activity):
-    """Frame contexts and navigations; ``FRAME_HANDLERS`` maps CDP event names
-    to the handlers below (merged into ``NetworkCapture._HANDLERS``).
+class FrameTracking:
+    """Frame contexts and navigations; ``handlers()`` maps CDP event names to
+    its handlers (the hub dispatches them).
 
-    Subclasses set ``page_session`` (the top page's session id, or None)."""
+    Args:
+        activity: the crawl's ``Activity``: its lock, and the requests and
+            timers a stopped or replaced document leaves (``forget_request``,
+            ``forget_timers``).
+    """
 
-    page_session: str | None = None
-
-    def __init__(self):
-        super().__init__()
+    def __init__(self, activity: Activity):
+        self.activity = activity
         # (session, executionContextId) of every frame's main world (the flush fires events in each).
-        self.frame_contexts: set[tuple[str | None, int]] = set()
+        self._contexts: set[tuple[str | None, int]] = set()
         self._navigations: dict[str, str | None] = {}  # Document requestId -> frameId
+
+    def handlers(self) -> dict:
+        """CDP method -> ``handler(params, session_id)`` of the events it follows."""
+        return {
+            "Runtime.executionContextCreated": self._context_created,
+            "Runtime.executionContextDestroyed": self._context_destroyed,
+            "Runtime.executionContextsCleared": self._contexts_cleared,
+            "Page.frameNavigated": self._navigated,
+            "Page.frameStoppedLoading": self._stopped,
+        }
+
+    def contexts(self, first: str | None) -> list[tuple[str | None, int]]:
+        """``(session, executionContextId)`` of the main world of every live
+        frame, those of session ``first`` (the top page) first."""
+        with self.activity.cond:
+            return sorted(self._contexts, key=lambda c: (c[0] != first, c[1]))
+
+    def navigation_started(self, request_id: str, frame_id: str | None) -> None:
+        """A Document request of frame ``frame_id`` started."""
+        with self.activity.cond:
+            self._navigations[request_id] = frame_id
+
+    def navigation_ended(self, request_id: str) -> None:
+        """A request ended (a Document one or not)."""
+        with self.activity.cond:
+            self._navigations.pop(request_id, None)
+
+    def forget_session(self, session: str | None) -> None:
+        """A target detached: its frames are gone."""
+        with self.activity.cond:
+            self._contexts = {c for c in self._contexts if c[0] != session}
+
+    def adopt(self, other: "FrameTracking") -> None:
+        """Take over ``other``'s frame contexts (a spare context's, ``hub.adopt``)."""
+        with other.activity.cond, self.activity.cond:
+            self._contexts |= other._contexts
 
     def _context_created(self, params: dict, session: str | None) -> None:
         context = params.get("context", {})
         if (context.get("auxData") or {}).get("isDefault"):
-            with self._cond:
-                self.frame_contexts.add((session, context.get("id")))
+            with self.activity.cond:
+                self._contexts.add((session, context.get("id")))
 
     def _context_destroyed(self, params: dict, session: str | None) -> None:
-        with self._cond:
-            self.frame_contexts.discard((session, params.get("executionContextId")))
+        with self.activity.cond:
+            self._contexts.discard((session, params.get("executionContextId")))
 
     def _contexts_cleared(self, _params: dict, session: str | None) -> None:
-        with self._cond:
-            self.frame_contexts = {c for c in self.frame_contexts if c[0] != session}
-
-    def contexts(self) -> list[tuple[str | None, int]]:
-        """``(session, executionContextId)`` of the main world of every live frame."""
-        with self._cond:
-            return sorted(self.frame_contexts, key=lambda c: (c[0] != self.page_session, c[1]))
+        self.forget_session(session)
 
     def _stopped(self, params: dict, _session: str | None) -> None:
         """A frame stopped loading: no navigation of it is under way any more.  A
         navigation that Chrome cancelled (a second click, a refused download)
         reports no loadingFailed: it must not stay in flight until the cap."""
         frame = params.get("frameId")
-        with self._cond:
+        with self.activity.cond:
             for request_id in [r for r, f in self._navigations.items() if f == frame]:
                 del self._navigations[request_id]
-                self._inflight.pop(request_id, None)
-            self._cond.notify_all()
+                self.activity.forget_request(request_id)
+            self.activity.cond.notify_all()
 
     def _navigated(self, params: dict, session: str | None) -> None:
         """A target's main frame committed a new document: the old documents'
-        timers of that target are gone (also when ``pagehide`` was not reported)."""
+        timers of that target are gone."""
         if params.get("frame", {}).get("parentId") is None:
-            with self._cond:
-                for key in [k for k in self._timers if k[0] == session]:
-                    self._timers.pop(key, None)
-                    self._late_timers.pop(key, None)
-                self._last_activity = self._last_change = time.monotonic()
-                self._cond.notify_all()
-
-    FRAME_HANDLERS = {
-        "Runtime.executionContextCreated": _context_created,
-        "Runtime.executionContextDestroyed": _context_destroyed,
-        "Runtime.executionContextsCleared": _contexts_cleared,
-        "Page.frameNavigated": _navigated,
-        "Page.frameStoppedLoading": _stopped,
-    }
+            self.activity.forget_timers(session)

@@ -16,10 +16,10 @@ import json
 import secrets
 import string
 from dataclasses import dataclass, field
-from pathlib import Path
 
-_HERE = Path(__file__).parent
-_SOURCE = (_HERE / "native_mask.js").read_text() + "\n" + (_HERE / "page_hooks.js").read_text()
+from tagcrawl.engine.scripts import script
+
+_SOURCE = script(__file__, "native_mask.js") + "\n" + script(__file__, "page_hooks.js")
 #: Longest binding payload parsed, in characters (a dataLayer item is at most 1 MiB, ``page_hooks.js``).
 MAX_MESSAGE_CHARS = (1 << 20) + 64
 

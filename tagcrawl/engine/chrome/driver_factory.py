@@ -5,13 +5,16 @@ Only construction lives here; acting on pages is in ``session``/``consent``/
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
 import shutil
 import signal
+import threading
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import psutil
 from selenium import webdriver
@@ -19,7 +22,10 @@ from selenium.webdriver.chrome.service import Service
 
 from tagcrawl.engine.egress.chrome import CONTAINMENT_PREFS, chrome_args
 from tagcrawl.core.settings import Settings
-from tagcrawl.engine.identity.stealth import launch_user_agent
+from tagcrawl.engine.identity.stealth import BrowserIdentity, browser_identity, launch_user_agent
+
+if TYPE_CHECKING:  # spare.py builds a capture hub: imported for the annotation only
+    from tagcrawl.engine.chrome.spare import Spare
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +63,31 @@ class BrowserUnavailable(RuntimeError):
 @dataclass
 class BrowserHandle:
     """A running browser: the WebDriver, its DevTools URL and, for a local
-    browser, the process id of ChromeDriver (leader of Chrome's process group)."""
+    browser, the process id of ChromeDriver (leader of Chrome's process group).
+
+    Attributes:
+        crawls: crawls done (the pool recycles it at ``max_crawls``).
+        broken: marked for restart (crash, hang, deadline).
+        anchor: the driver's own window (``about:blank``), which outlives every
+            crawl's context (``session.CrawlSession``), once known.
+        spare: the next crawl's context, made ready in the background (``spare.py``), or None.
+        spare_thread: the thread closing the last context and opening ``spare``, or None.
+    """
 
     driver: webdriver.Remote
     cdp_url: str
     driver_pid: int | None = None
     crawls: int = 0
     broken: bool = False
-    extra: dict = field(default_factory=dict)
+    anchor: str | None = None
+    spare: Spare | None = None
+    spare_thread: threading.Thread | None = None
+
+    @functools.cached_property
+    def identity(self) -> BrowserIdentity | None:
+        """What this browser presents to pages (``stealth.browser_identity``):
+        read on first use, once per browser; None when it did not answer."""
+        return browser_identity(self.driver)
 
     def chrome_pids(self) -> list[int]:
         """Pids of ChromeDriver and every Chrome process under it (local only)."""

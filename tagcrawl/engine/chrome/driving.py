@@ -22,37 +22,19 @@ import logging
 from selenium.common.exceptions import WebDriverException
 
 from tagcrawl.engine.chrome.cdp import CDPError
+from tagcrawl.engine.scripts import script
 
 log = logging.getLogger(__name__)
 
-#: ChromeDriver's frame index: the position among these (window_commands.cc).
-INDEX_JS = """const list = document.evaluate("(/html/body//iframe|/html/frameset//frame)", document, null,
-                                 XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
-for (let i = 0; i < list.snapshotLength; i++) if (list.snapshotItem(i) === arguments[0]) return i;
-return -1;"""
+#: ChromeDriver's frame index: the position among the body's iframes and a frameset's frames
+#: (window_commands.cc).
+INDEX_JS = script(__file__, "frame_index.js")
 SCRUB_JS = "try { delete parent.se_exportedFunctionSymbol; } catch (e) {}"
-
-#: In the element's frame: scroll it into view when needed; its centre in
-#: this frame's viewport and whether the element (or a descendant) is what is
-#: hit there; null when it has no box.
-CENTRE_JS = """const el = arguments[0], r0 = el.getBoundingClientRect();
-if (r0.width < 1 || r0.height < 1) return null;
-if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth) {
-  el.scrollIntoView({block: "center", inline: "center"});
-}
-const r = el.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
-let hit = document.elementFromPoint(x, y);
-while (hit && hit.shadowRoot && hit !== el) {
-  const inner = hit.shadowRoot.elementFromPoint(x, y);
-  if (!inner || inner === hit) break;
-  hit = inner;
-}
-let n = hit;
-while (n && n !== el) n = n.parentNode || n.host || null;
-return [x, y, n === el];"""
-#: In a frame's parent: where the frame's content box starts in this viewport.
-OFFSET_JS = """const f = arguments[0], r = f.getBoundingClientRect(), s = getComputedStyle(f);
-return [r.left + f.clientLeft + parseFloat(s.paddingLeft), r.top + f.clientTop + parseFloat(s.paddingTop)];"""
+#: In the element's frame: scroll it into view when needed; ``[x, y, hit]``: its centre in
+#: this frame's viewport (CSS px) and whether the element is what is hit there; null without a box.
+CENTRE_JS = script(__file__, "click_centre.js")
+#: In a frame's parent: ``[left, top]`` where the frame's content box starts in this viewport (CSS px).
+OFFSET_JS = script(__file__, "frame_offset.js")
 
 
 def trusted_click(driver, cdp, page_session: str | None, path: tuple, element, enter) -> bool:
@@ -63,7 +45,7 @@ def trusted_click(driver, cdp, page_session: str | None, path: tuple, element, e
         driver: the WebDriver, switched to the element's frame.
         cdp: the crawl's ``CDPConnection``; ``page_session``: the top page's session id.
         path: iframe elements from the top document down to the element's frame (at most a few).
-        enter: ``enter(driver, path) -> bool`` (``consent_choice.enter``): switch to a frame path.
+        enter: ``enter(driver, path) -> bool`` (``engine.consent.choice.enter``): switch to a frame path.
     Returns:
         True when the events were sent; False when the element has no box, is
         covered, a frame is gone or Chrome refused (the driver is back in the

@@ -12,7 +12,9 @@ import logging
 from tagcrawl.engine.capture.hub import NetworkCapture
 from tagcrawl.engine.chrome.cdp import CDPConnection
 from tagcrawl.engine.chrome.driver_factory import BrowserHandle
-from tagcrawl.engine.chrome.spare import close_context, open_context, recycle_in_background, take_spare
+from tagcrawl.engine.chrome.spare import SpareSettings, close_context, open_context, recycle_in_background, take_spare
+
+__all__ = ["CrawlSession", "SpareSettings"]
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +29,8 @@ class CrawlSession:
         handle: a pooled browser.
         capture: a ``NetworkCapture`` configured for this crawl.
         proxy_server: ``scheme://host:port`` for this context only, or None.
-        spare: when given, ``{"capture": NetworkCapture keyword arguments,
-            "proxy_server": the next crawl's likely proxy}`` of a spare context
-            prepared in the background after this crawl (``spare.py``).
+        spare: when given, a spare context is prepared in the background after
+            this crawl (``spare.py``), with these ``SpareSettings``.
     Attributes:
         driver: the WebDriver, switched to this context's page.
         cdp: the browser-level DevTools connection.
@@ -37,7 +38,7 @@ class CrawlSession:
     """
 
     def __init__(self, handle: BrowserHandle, capture: NetworkCapture, proxy_server: str | None = None,
-                 spare: dict | None = None):
+                 spare: SpareSettings | None = None):
         self.handle = handle
         self.driver = handle.driver
         self.capture = capture
@@ -46,12 +47,11 @@ class CrawlSession:
         self.cdp: CDPConnection | None = None
         self.context_id: str | None = None
         self.target_id: str | None = None
-        self._anchor: str | None = None
 
     def __enter__(self) -> "CrawlSession":
         ready = take_spare(self.handle, self.proxy_server)
-        self._anchor = self.handle.extra.get("anchor") or self.driver.current_window_handle
-        self.handle.extra["anchor"] = self._anchor  # the driver's own window, outlives every context
+        if self.handle.anchor is None:  # the driver's own window, outlives every context
+            self.handle.anchor = self.driver.current_window_handle
         if ready is not None:
             self.capture.adopt(ready.capture, ready.cdp)
             self.cdp, self.context_id, self.target_id = ready.cdp, ready.context_id, ready.target_id
@@ -72,13 +72,12 @@ class CrawlSession:
         cdp, self.cdp = self.cdp, None
         self.capture.close()
         if self.spare is not None and not self.handle.broken:
-            recycle_in_background(self.handle, cdp, self.context_id, self.target_id, self.spare["capture"],
-                                  self.spare.get("proxy_server"), self._anchor)
+            recycle_in_background(self.handle, cdp, self.context_id, self.target_id, self.spare)
             return
         close_context(self.handle, cdp, self.context_id, self.target_id)
         try:
-            if self._anchor:
-                self.driver.switch_to.window(self._anchor)
+            if self.handle.anchor:
+                self.driver.switch_to.window(self.handle.anchor)
         except Exception:
             self.handle.broken = True
 

@@ -11,6 +11,10 @@ starts navigating at once.
 A spare is unused: nothing has been loaded in it (``about:blank``), so taking
 it keeps every crawl in a fresh context.  It is only taken by a crawl with the
 same per-context proxy; otherwise it is disposed and a new context is made.
+
+``handle`` below is the pool's ``driver_factory.BrowserHandle`` (its
+``spare``, ``spare_thread``, ``anchor`` and ``broken`` fields; not imported:
+the handle refers to ``Spare``).
 """
 from __future__ import annotations
 
@@ -25,7 +29,19 @@ log = logging.getLogger(__name__)
 
 #: Longest a crawl waits for the background thread (closing + opening), seconds.
 JOIN_TIMEOUT_S = 15.0
-KEY = "spare"
+
+
+@dataclass(frozen=True)
+class SpareSettings:
+    """How to make the spare context after a crawl.
+
+    Attributes:
+        timer_horizon_ms: the spare capture's timer horizon (ms; baked into its page hooks).
+        proxy_server: the spare context's proxy (the likely next crawl's), or None.
+    """
+
+    timer_horizon_ms: int = 4000
+    proxy_server: str | None = None
 
 
 @dataclass
@@ -78,48 +94,46 @@ def close_context(handle, cdp: CDPConnection, context_id: str | None, target_id:
         cdp.close()
 
 
-def recycle_in_background(handle, cdp, context_id, target_id, capture_settings: dict, proxy_server: str | None,
-                          anchor: str | None) -> None:
-    """Close the used context and prepare a spare, in a daemon thread.
-
-    Args:
-        capture_settings: keyword arguments of the spare's ``NetworkCapture``
-            (timer horizons: they are baked into its page hooks).
-        proxy_server: the spare context's proxy (the likely next crawl's).
-        anchor: the driver's own window, switched back to when no spare can be made.
-    """
+def recycle_in_background(handle, cdp: CDPConnection, context_id: str | None,
+                          target_id: str | None, settings: SpareSettings) -> None:
+    """Close the used context and prepare a spare (``handle.spare``), in a
+    daemon thread (``handle.spare_thread``).  When no spare can be made, the
+    driver is switched back to ``handle.anchor``."""
     def work():
         close_context(handle, cdp, context_id, target_id)
         if handle.broken:
             return
-        capture = NetworkCapture(**capture_settings)
+        capture = NetworkCapture(timer_horizon_ms=settings.timer_horizon_ms)
         try:
-            spare_cdp, spare_context, spare_target = open_context(handle, capture, proxy_server)
+            spare_cdp, spare_context, spare_target = open_context(handle, capture, settings.proxy_server)
         except Exception as exc:  # browser gone or busy: the next crawl opens its own
             log.info("no spare browser context: %s", exc)
             try:
-                if anchor:
-                    handle.driver.switch_to.window(anchor)
+                if handle.anchor:
+                    handle.driver.switch_to.window(handle.anchor)
             except Exception:
                 handle.broken = True
             return
-        handle.extra[KEY] = Spare(spare_cdp, capture, spare_context, spare_target, proxy_server)
+        handle.spare = Spare(spare_cdp, capture, spare_context, spare_target, settings.proxy_server)
 
     thread = threading.Thread(target=work, name="spare-context", daemon=True)
-    handle.extra["spare_thread"] = thread
+    handle.spare_thread = thread
     thread.start()
 
 
 def take_spare(handle, proxy_server: str | None) -> Spare | None:
     """Wait for the background thread, then take the spare when its proxy
-    matches (else dispose it).  Returns None when there is none."""
-    thread = handle.extra.pop("spare_thread", None)
+    matches (else dispose it).  Returns None when there is none.
+
+    Raises:
+        CDPError: the thread did not end within ``JOIN_TIMEOUT_S`` (the browser is marked broken)."""
+    thread, handle.spare_thread = handle.spare_thread, None
     if thread is not None:
         thread.join(JOIN_TIMEOUT_S)
         if thread.is_alive():
             handle.broken = True
             raise CDPError("the browser did not finish closing the previous crawl's context")
-    spare = handle.extra.pop(KEY, None)
+    spare, handle.spare = handle.spare, None
     if spare is not None and spare.proxy_server != proxy_server:
         close_context(handle, spare.cdp, spare.context_id, spare.target_id)
         spare = None

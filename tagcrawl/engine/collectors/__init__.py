@@ -1,41 +1,71 @@
-"""The crawl's instruments, one collector per file (``base.Collector``).
+"""The crawl's instruments, one collector per file (``base.Collector``), and
+``Collectors``: the typed set one crawl runs.
 
-To add one: write ``tagcrawl/engine/collectors/<name>.py`` with a ``Collector``
-subclass and add one line to ``standard`` below.
+To add one (docs/architecture.md "Adding a collector"): write
+``tagcrawl/engine/collectors/<name>.py`` with a ``Collector`` subclass and
+add its field to ``Collectors`` below.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields
 
-from tagcrawl.engine.collectors.base import Collector, guarded
+from tagcrawl.engine.collectors.base import Collector, Context, Hub, Target, guarded
 from tagcrawl.engine.collectors.cookies import CookieCollector
 from tagcrawl.engine.collectors.datalayer import DataLayerCollector
 from tagcrawl.engine.collectors.guards import DialogGuard, PageSizeGuard, RequestGuard
 from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.engine.collectors.screenshots import ScreenshotCollector
 
-__all__ = ["Collector", "CookieCollector", "DataLayerCollector", "DialogGuard", "NetworkCollector", "PageSizeGuard",
-           "RequestGuard", "ScreenshotCollector", "guarded", "standard"]
+__all__ = ["Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub",
+           "NetworkCollector", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "Target", "guarded",
+           "standard"]
+
+
+@dataclass
+class Collectors:
+    """The collectors of one crawl, one typed attribute each; None: not in
+    this crawl (every reader checks).  A field with a ``default_factory`` is
+    on in every crawl; one that needs the crawl's wiring is set by ``standard``.
+
+    Iterating yields the present ones in field order: the hub's dispatch order.
+
+    Attributes:
+        requests: every HTTP(S) request (``network.NetworkCollector``).
+        datalayer: the ``window.dataLayer`` items (``datalayer.DataLayerCollector``).
+        cookies: cookie counts and the final cookies (``cookies.CookieCollector``).
+        page_size: stops a main document over the size cap (``guards.PageSizeGuard``).
+        dialogs: dismisses JavaScript dialogs, fails a dialog storm (``guards.DialogGuard``).
+        ssrf: the request guard (``guards.RequestGuard``); None when private targets are allowed.
+        screenshots: before/after PNGs (``screenshots.ScreenshotCollector``).
+    """
+
+    requests: NetworkCollector | None = field(default_factory=NetworkCollector)
+    datalayer: DataLayerCollector | None = field(default_factory=DataLayerCollector)
+    cookies: CookieCollector | None = field(default_factory=CookieCollector)
+    page_size: PageSizeGuard | None = None
+    dialogs: DialogGuard | None = field(default_factory=DialogGuard)
+    ssrf: RequestGuard | None = None
+    screenshots: ScreenshotCollector | None = None
+
+    @classmethod
+    def none(cls) -> "Collectors":
+        """No collector at all (a crawl before its browser context)."""
+        return cls(**{f.name: None for f in fields(cls)})
+
+    def __iter__(self) -> Iterator[Collector]:
+        return (c for c in (getattr(self, f.name) for f in fields(self)) if c is not None)
 
 
 def standard(guard: Callable[[str], str | None] | None = None, page_max_bytes: int | None = None,
-             save_screenshot: Callable[[bytes], str] | None = None) -> list[Collector]:
-    """The collectors of one crawl, in dispatch order.
+             save_screenshot: Callable[[bytes], str] | None = None) -> Collectors:
+    """The collectors of one crawl.
 
     Args:
         guard: the SSRF guard ``fn(url) -> reason | None``; None: no request guard.
         page_max_bytes: main-document size cap (bytes); None or 0: no cap.
         save_screenshot: ``fn(png) -> URL``; None: no screenshot collector.
     """
-    collectors: list[Collector] = [
-        NetworkCollector(),
-        DataLayerCollector(),
-        CookieCollector(),
-        PageSizeGuard(page_max_bytes),
-        DialogGuard(),
-    ]
-    if guard is not None:
-        collectors.append(RequestGuard(guard))
-    if save_screenshot is not None:
-        collectors.append(ScreenshotCollector(save_screenshot))
-    return collectors
+    return Collectors(page_size=PageSizeGuard(page_max_bytes),
+                      ssrf=RequestGuard(guard) if guard is not None else None,
+                      screenshots=ScreenshotCollector(save_screenshot) if save_screenshot is not None else None)

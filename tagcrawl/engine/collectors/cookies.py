@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tagcrawl.engine.collectors.base import Collector
+from tagcrawl.engine.collectors.base import Collector, Context
 
 
 @dataclass
@@ -28,15 +28,15 @@ class CookieCollector(Collector):
         super().__init__()
         self.jar = CookieJar()
 
-    def snapshot(self, ctx, moment: str) -> int | None:
+    def snapshot(self, ctx: Context, moment: str) -> int | None:
         if moment != "before":
             return None
         self.jar.before = len(ctx.session.cookies())
         return self.jar.before
 
-    def post_load(self, ctx) -> None:
+    def post_load(self, ctx: Context) -> None:
         self.jar.cookies = ctx.session.cookies()
         self.jar.after = len(self.jar.cookies)
 
-    def get_data(self, ctx) -> CookieJar:
+    def get_data(self, ctx: Context) -> CookieJar:
         return self.jar

@@ -16,7 +16,7 @@ values.  ``notes()`` says what was cut or left out.
 from __future__ import annotations
 
 from tagcrawl.core.truncation import cap_json
-from tagcrawl.engine.collectors.base import Collector
+from tagcrawl.engine.collectors.base import Collector, Context
 
 #: Items kept per crawl.
 MAX_PUSHES = 1000
@@ -42,7 +42,7 @@ class DataLayerCollector(Collector):
         self.events = {"Runtime.bindingCalled": self._binding}
 
     def _binding(self, params: dict, _session: str | None) -> None:
-        message = self.hub.hooks.message(params)
+        message = self.hub.message(params)
         if not isinstance(message, dict):
             return
         if isinstance(message.get("dlCut"), int):
@@ -70,6 +70,6 @@ class DataLayerCollector(Collector):
                        "more than 1,000 per document, or over 1 MiB)")
         return out
 
-    def get_data(self, ctx) -> list:
+    def get_data(self, ctx: Context | None) -> list:
         with self.hub.cond:
             return list(self.pushes)

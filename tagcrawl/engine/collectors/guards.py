@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from tagcrawl.engine.collectors.base import Collector
+from tagcrawl.engine.collectors.base import Collector, Context, Target
 
 #: Pauses every request of a target for the request guard.
 FETCH_ENABLE = ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
@@ -50,7 +50,7 @@ class RequestGuard(Collector):
         self._executor: ThreadPoolExecutor | None = None
         self.events = {"Fetch.requestPaused": self._paused}
 
-    def add_target(self, target) -> list:
+    def add_target(self, target: Target) -> list:
         return [FETCH_ENABLE]
 
     def _paused(self, params: dict, session: str | None) -> None:
@@ -61,22 +61,22 @@ class RequestGuard(Collector):
     def _decide(self, params: dict, session: str | None) -> None:
         url = params.get("request", {}).get("url", "")
         reason = self.guard(url)
-        cdp = self.hub.cdp
         if reason:
             self.refusals.blocked.append((url, reason))
             main = self.hub.main_request
             if main is not None and params.get("networkId") == main[1]:
                 self.refusals.main = (url, reason)
-            cdp.send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"}, session)
+            self.hub.send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"},
+                          session)
             if params.get("networkId"):
                 # Failed by us: it is over now, even if Chrome never reports it (a navigation
                 # cancelled by the next one sends no loadingFailed) and must not stay in flight.
                 self.hub.note_finished({"requestId": params["networkId"], "errorText": "net::ERR_BLOCKED_BY_CLIENT"},
                                        session)
         else:
-            cdp.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session)
+            self.hub.send("Fetch.continueRequest", {"requestId": params["requestId"]}, session)
 
-    def get_data(self, ctx) -> Refusals:
+    def get_data(self, ctx: Context) -> Refusals:
         return self.refusals
 
     def close(self) -> None:
@@ -104,9 +104,9 @@ class PageSizeGuard(Collector):
         self._bytes[key] = self._bytes.get(key, 0) + int(params.get("dataLength") or 0)
         if self._bytes[key] > self.max_bytes:
             self.too_large = True
-            self.hub.cdp.send("Page.stopLoading", None, session)
+            self.hub.send("Page.stopLoading", None, session)
 
-    def get_data(self, ctx) -> bool:
+    def get_data(self, ctx: Context) -> bool:
         return self.too_large
 
 
@@ -127,10 +127,10 @@ class DialogGuard(Collector):
         self.count += 1
         if self.count >= DIALOG_LIMIT:
             self.storm = True
-            self.hub.cdp.send("Runtime.terminateExecution", None, session)
-        self.hub.cdp.send("Page.handleJavaScriptDialog", {"accept": False}, session)
+            self.hub.send("Runtime.terminateExecution", None, session)
+        self.hub.send("Page.handleJavaScriptDialog", {"accept": False}, session)
         if self.count == DIALOG_LIMIT:
             self.hub.abort()
 
-    def get_data(self, ctx) -> int:
+    def get_data(self, ctx: Context) -> int:
         return self.count

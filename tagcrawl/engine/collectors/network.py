@@ -20,12 +20,12 @@ import base64
 import time
 from dataclasses import replace
 
-from tagcrawl.engine.capture.postdata import decode_entries, text_or_bytes
 from tagcrawl.core.settings import Settings
 from tagcrawl.core.truncation import URL_MAX, cut
+from tagcrawl.engine.collectors.base import Collector, Context
+from tagcrawl.engine.collectors.postdata import decode_entries, text_or_bytes
 from tagcrawl.engine.vendors.encodings import MAX_INPUT as BODY_MAX
 from tagcrawl.engine.vendors.types import Request
-from tagcrawl.engine.collectors.base import Collector
 
 #: Requests kept per crawl (the later ones are counted, not kept).
 MAX_REQUESTS = 20_000
@@ -51,7 +51,7 @@ class NetworkCollector(Collector):
         self.trimmed = 0  # past max_bytes: kept without body and headers, URL cut
         self.late_bodies = 0  # a body fetched later that no longer fit: kept without it
 
-    def init(self, ctx) -> None:
+    def init(self, ctx: Context) -> None:
         self.max_bytes = ctx.settings.capture_max_bytes
 
     def _bounded(self, record: dict) -> bool:
@@ -113,7 +113,7 @@ class NetworkCollector(Collector):
                 self.requests.append(Request(**record))
             self.hub.cond.notify_all()
         if key in self._pending_bodies:
-            future = self.hub.cdp.send("Network.getRequestPostData", {"requestId": key[1]}, session)
+            future = self.hub.send("Network.getRequestPostData", {"requestId": key[1]}, session)
             future.add_done_callback(lambda f, k=key: self._body_arrived(k, f))
 
     def _body_arrived(self, key: tuple, future) -> None:
@@ -161,12 +161,12 @@ class NetworkCollector(Collector):
         """POST bodies still being fetched."""
         return bool(self._pending_bodies)
 
-    def snapshot(self) -> list[Request]:
+    def snapshot(self, ctx: Context | None, moment: str = "now") -> list[Request]:
         """Requests captured so far (those whose body is still being fetched
-        included), in the order they were sent."""
+        included), in the order they were sent; at any ``moment``."""
         with self.hub.cond:
             pending = [Request(**r) for r in self._pending_bodies.values()]
             return sorted(self.requests + pending, key=lambda r: r.timestamp)
 
-    def get_data(self, ctx) -> list[Request]:
-        return self.snapshot()
+    def get_data(self, ctx: Context | None) -> list[Request]:
+        return self.snapshot(ctx, "after")

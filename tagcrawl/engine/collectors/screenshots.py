@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tagcrawl.engine.collectors.base import Collector
+from tagcrawl.engine.collectors.base import Collector, Context
 
 
 @dataclass
@@ -31,14 +31,18 @@ class ScreenshotCollector(Collector):
         self.enabled = False
         self.shots = Screenshots()
 
-    def init(self, ctx) -> None:
+    def init(self, ctx: Context) -> None:
         self.enabled = bool(ctx.options.get("screenShots"))
 
-    def snapshot(self, ctx, moment: str) -> Screenshots | None:
+    def snapshot(self, ctx: Context, moment: str) -> Screenshots | None:
         if not self.enabled:
             return None
-        setattr(self.shots, moment, self.save(ctx.session.driver.get_screenshot_as_png()))
-        return self.shots if moment == "after" else None
+        url = self.save(ctx.session.driver.get_screenshot_as_png())
+        if moment == "after":
+            self.shots.after = url
+            return self.shots
+        self.shots.before = url
+        return None
 
-    def get_data(self, ctx) -> Screenshots | None:
+    def get_data(self, ctx: Context) -> Screenshots | None:
         return self.shots if self.enabled else None

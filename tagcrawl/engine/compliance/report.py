@@ -43,7 +43,7 @@ class ConsentFacts:
             banner gone), else None.
         cookies_at_choice: (name, domain) present just before that click.
         cmp, button_text: as reported.
-        frames: ``consent_signals.collect_signals`` output.
+        frames: ``signals.collect_signals`` output.
         choice_cookies: names of the cookies in which the CMP stored the
             choice (the click's evidence): never a violation.
     """
@@ -216,13 +216,12 @@ def _tcf_entries(frames: list[dict], cookies_raw: list[dict]) -> list[dict]:
 
 
 def consent_summary(facts: ConsentFacts, pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie],
-                    cookies_raw: list[dict], granted_before: list[dict]) -> ConsentSummary:
+                    cookies_raw: list[dict], granted_before: list[dict], hits: list = ()) -> ConsentSummary:
     """The ``consent`` object of a CrawlResponse.  ``violations``: pixels and
     cookies first seen after a refusal; ``before_consent``: those first seen
-    before any choice."""
-    gpp = next((signals.gpp_summary((f.get("gpp") or {}).get("gppString"),
-                                    (f.get("gpp") or {}).get("applicableSections"))
-                for f in facts.frames if (f.get("gpp") or {}).get("gppString")), None)
+    before any choice; ``gpp``: ``signals.gpp_signal`` (``__gpp``, else a
+    cookie, else a pixel's ``gpp`` parameter among ``hits``)."""
+    gpp = signals.gpp_signal(facts.frames, cookies_raw, hits)
     usp = next((signals.decode_usp(f["usp"]) for f in facts.frames if f.get("usp")), None)
     usp = usp or signals.decode_usp((gpp or {}).get("us_privacy"))  # GPP's uspv1 section
     return ConsentSummary(
@@ -250,7 +249,7 @@ def build(pixels: list[dict], hits: list, cookies_raw: list[dict], page_url: str
     parts, granted_before = pixel_consent(pixels, hits, facts)
     cookies = cookie_entries(cookies_raw, page_url, facts)
     return Compliance(pixels=parts, cookies=cookies,
-                      consent=consent_summary(facts, pixels, parts, cookies, cookies_raw, granted_before))
+                      consent=consent_summary(facts, pixels, parts, cookies, cookies_raw, granted_before, hits))
 
 
 def rule_items(report) -> list[dict]:

@@ -22,18 +22,18 @@ from tagcrawl.core.schemas import (CrawlRequestSchema, CrawlResponseSchema, Craw
 from tagcrawl.core.settings import current_settings
 from tagcrawl.core.schemas.queries import CrawlListArgsSchema, parse_rfc3339
 from tagcrawl.engine.vendors import catalog_listing
-from tagcrawl.crawl.background import ensure_started
+from tagcrawl.crawl.background import ensure_started, in_web_process
 from tagcrawl.crawl.jobs import enqueue_crawl, status_response
 from tagcrawl.crawl.records import store_crawl
 from tagcrawl.crawl.screenshots import NAME_RE, screenshot_dir
 from tagcrawl.crawl.service import run_crawl
 
-bp = Blueprint("crawl", __name__, description="Page crawls (API key).")
-meta = Blueprint("meta", __name__, description="Health, screenshots and documentation.")
+bp = Blueprint("crawl", __name__)
+meta = Blueprint("meta", __name__)
 
 
 @meta.get("/")
-@meta.doc(**operation("Health check", "crawl_health", tag="meta"))
+@meta.doc(**operation("Health check", "health", tag="meta"))
 @meta.response(200, HealthCheckResponseSchema, description="Always `{\"status\": 200}`.")
 def health():
     """Health check: ``{"status": 200}``."""
@@ -42,7 +42,7 @@ def health():
 
 @bp.post("")
 @bp.doc(**operation(
-    "Crawl a page", "crawl_crawl", tag="crawl", secured=True,
+    "Crawl a page", "crawl", tag="crawl", secured=True,
     description="Loads the page in headless Chrome and reports pixels, consent, cookies, blocking, rules and "
                 "screenshots. Any content type is read as JSON; a lone surrogate escape (`\\ud800` without its "
                 "pair) in a string is read as U+FFFD, `\\u0000` is refused (422 `string_unicode`). With "
@@ -58,7 +58,7 @@ def health():
 @bp.alt_response(422, response="ValidationFailed")
 @bp.alt_response(429, response="RateLimited")
 def crawl(data: dict):
-    """Crawl a page (spec 4.2).  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
+    """Crawl a page (docs/api.md, "Crawl a page").  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
     refusal = url_refusal(data["url"], current_settings().allow_private_targets)
     if refusal:
@@ -72,7 +72,9 @@ def crawl(data: dict):
     if options.get("webhook"):
         request_json["session_id"] = request_json.get("session_id") or str(uuid.uuid4())
         enqueue_crawl(request_json, g.api_key.id)
-        ensure_started(current_app._get_current_object()).wake()
+        app = current_app._get_current_object()
+        if in_web_process(app):  # else the worker process claims it within JOB_POLL_S (crawl/background.py)
+            ensure_started(app).wake()
         return jsonify({"sessionId": request_json["session_id"], "url": request_json["url"],
                         "success": True, "message": "queued"})
     outcome = run_crawl(current_settings(), request_json)
@@ -84,7 +86,7 @@ def crawl(data: dict):
 
 
 @bp.get("/crawls/<session_id>")
-@bp.doc(**operation("One crawl's result", "crawl_crawl_result", tag="crawl", secured=True))
+@bp.doc(**operation("One crawl's result", "get_crawl", tag="crawl", secured=True))
 @require_api_key
 @bp.response(200, CrawlResponseSchema, description="The stored report, or `{sessionId, url, success: false, "
                                                    "message: <queued|running>}` while it runs.")
@@ -102,12 +104,11 @@ def crawl_result(session_id: str):
 
 @bp.get("/crawls/<session_id>/har")
 @bp.doc(**operation(
-    "One crawl's traffic as HAR 1.2", "crawl_crawl_har", tag="crawl", secured=True,
+    "One crawl's traffic as HAR 1.2", "get_crawl_har", tag="crawl", secured=True,
     description="Every captured request with its decoded body (capped), frame (`_frameUrl`) and send time; "
                 "cookie and authorization headers redacted unless the key opted in (docs/har.md)."))
 @require_api_key
-@bp.response(200, {"type": "object", "description": "HAR 1.2 (`log.pages`, `log.entries`; docs/har.md)."},
-             description="The HAR document.")
+@bp.response(200, {"$ref": "#/components/schemas/Har"}, description="The HAR 1.2 document (docs/har.md).")
 @bp.alt_response(401, response="Unauthorized")
 @bp.alt_response(404, response="NotFound")
 def crawl_har(session_id: str):
@@ -126,7 +127,7 @@ def crawl_har(session_id: str):
 
 
 @bp.get("/crawls")
-@bp.doc(**operation("List this key's crawls", "crawl_crawl_list", tag="crawl", secured=True, parameters=[
+@bp.doc(**operation("List this key's crawls", "list_crawls", tag="crawl", secured=True, parameters=[
     {"in": "query", "schema": CrawlListArgsSchema}]))
 @require_api_key
 @bp.response(200, CrawlSummarySchema(many=True), description="Newest first.")
@@ -146,7 +147,7 @@ def crawl_list():
 
 
 @bp.get("/vendors")
-@bp.doc(**operation("The vendor catalog", "crawl_vendors", tag="crawl", secured=True))
+@bp.doc(**operation("The vendor catalog", "list_vendors", tag="crawl", secured=True))
 @require_api_key
 @bp.response(200, VendorSchema(many=True), description="Sorted by key.")
 @bp.alt_response(401, response="Unauthorized")
@@ -156,7 +157,7 @@ def vendors():
 
 
 @meta.get("/screenshots/<name>")
-@meta.doc(**operation("A screenshot", "crawl_screenshot", tag="crawl"))
+@meta.doc(**operation("A screenshot", "get_screenshot", tag="crawl"))
 @meta.response(200, description="PNG image.", content_type="image/png")
 @meta.alt_response(404, response="NotFound")
 def screenshot(name: str):

@@ -11,13 +11,14 @@ import json
 from importlib.resources import files
 
 import flask
-from flask import Response, current_app, jsonify, send_from_directory, url_for
+from flask import Response, current_app, jsonify, render_template, send_from_directory, url_for
 
 from tagcrawl.web.edge import Blueprint, operation
 from tagcrawl.core.errors import ApiError
+from tagcrawl.engine.scripts import script
 from tagcrawl.web.openapi import document
 
-bp = Blueprint("docs", __name__, description="This API's documentation.")
+bp = Blueprint("docs", __name__, template_folder="../templates")
 
 #: Swagger UI's static files, from the flask-swagger-ui wheel.
 DIST_DIR = str(files("flask_swagger_ui") / "dist")
@@ -26,35 +27,10 @@ ASSETS = frozenset({"swagger-ui.css", "index.css", "swagger-ui-bundle.js", "swag
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'")
 
-PAGE = """<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>tagcrawl API</title>
-  <link rel="stylesheet" href="{css}">
-  <link rel="icon" type="image/png" href="{icon}">
-</head>
-<body>
-  <div id="swagger-ui"></div>
-  <script src="{bundle}"></script>
-  <script src="{preset}"></script>
-  <script src="{init}"></script>
-</body>
-</html>
-"""
-
-INIT_JS = """window.addEventListener("load", function () {
-  window.ui = SwaggerUIBundle({
-    url: %s,
-    dom_id: "#swagger-ui",
-    deepLinking: true,
-    validatorUrl: null,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
-    layout: "StandaloneLayout"
-  });
-});
-"""
+#: The page (``web/templates/docs.html``) and the script that starts Swagger UI
+#: (``web/static/docs-init.js``, ``__SPEC_URL__``: the document's URL as a JSON string).
+PAGE = "docs.html"
+INIT_JS = script(__file__, "../static/docs-init.js")
 
 
 def _undocumented(rule: str):
@@ -68,7 +44,7 @@ def _undocumented(rule: str):
 
 
 @bp.get("/openapi.json")
-@bp.doc(**operation("This document", "docs_openapi_json", tag="meta"),
+@bp.doc(**operation("This document", "get_openapi", tag="meta"),
         responses={200: {"description": "OpenAPI 3.1 document.",
                          "content": {"application/json": {"schema": {"type": "object"}}}}})
 def openapi_json():
@@ -77,14 +53,14 @@ def openapi_json():
 
 
 @bp.get("/docs")
-@bp.doc(**operation("Interactive API documentation (Swagger UI)", "docs_docs", tag="meta"),
+@bp.doc(**operation("Interactive API documentation (Swagger UI)", "get_docs", tag="meta"),
         responses={200: {"description": "HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}})
 def docs():
     """Swagger UI rendering ``/openapi.json``."""
     asset = lambda name: url_for("docs.asset", filename=name)  # noqa: E731
-    html = PAGE.format(css=asset("swagger-ui.css"), icon=asset("favicon-32x32.png"),
-                       bundle=asset("swagger-ui-bundle.js"), preset=asset("swagger-ui-standalone-preset.js"),
-                       init=url_for("docs.init_js"))
+    html = render_template(PAGE, css=asset("swagger-ui.css"), icon=asset("favicon-32x32.png"),
+                           bundle=asset("swagger-ui-bundle.js"), preset=asset("swagger-ui-standalone-preset.js"),
+                           init=url_for("docs.init_js"))
     response = Response(html, mimetype="text/html")
     response.headers["Content-Security-Policy"] = CSP
     return response
@@ -93,7 +69,8 @@ def docs():
 @_undocumented("/docs/tagcrawl-init.js")
 def init_js():
     """Starts Swagger UI on this service's document."""
-    return Response(INIT_JS % json.dumps(url_for("docs.openapi_json")), mimetype="application/javascript")
+    body = INIT_JS.replace("__SPEC_URL__", json.dumps(url_for("docs.openapi_json")))
+    return Response(body, mimetype="application/javascript")
 
 
 @_undocumented("/docs/<filename>")

@@ -29,11 +29,11 @@ from tagcrawl.core.schemas import EventPageSchema
 from tagcrawl.core.schemas.queries import EventListArgsSchema
 from tagcrawl.stream.events import EventFilter, page_events, parse_time
 
-bp = Blueprint("stream_events", __name__, description="Reading stored events (API key).")
+bp = Blueprint("stream_events", __name__)
 
 
 @bp.get("/events")
-@bp.doc(**operation("Read stored events", "stream_events_list_events", tag="stream", secured=True,
+@bp.doc(**operation("Read stored events", "list_events", tag="stream", secured=True,
                     description="Only the customers this API key is granted (`flask keys grant`).",
                     parameters=[{"in": "query", "schema": EventListArgsSchema}]))
 @require_api_key

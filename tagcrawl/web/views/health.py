@@ -31,16 +31,10 @@ from tagcrawl.core.extensions import db
 from tagcrawl.core.settings import Settings, current_settings
 from tagcrawl.stream.writer import committed_batches
 
-bp = Blueprint("health", __name__, description="Readiness for load balancers.")
+bp = Blueprint("health", __name__)
 
-#: JSON Schema of the readiness answer (200 and 503 alike).
-READY_SCHEMA = {"type": "object", "required": ["status", "database", "browsers"], "properties": {
-    "status": {"type": "integer", "enum": [200, 503]},
-    "database": {"type": "string", "enum": ["ok", "unavailable"]},
-    "stream": {"type": "object", "required": ["batches"], "properties": {"batches": {"type": "integer"}}},
-    "browsers": {"type": "object", "required": ["state", "size", "alive", "idle"], "properties": {
-        "state": {"type": "string", "enum": ["ok", "unavailable"]}, "size": {"type": "integer"},
-        "alive": {"type": "integer"}, "idle": {"type": "integer"}}}}}
+#: The readiness answer (200 and 503 alike): the ``Readiness`` component (``core/schemas/readiness.py``).
+READY_SCHEMA = {"$ref": "#/components/schemas/Readiness"}
 
 GRID_STATUS_TIMEOUT_S = 2.0
 
@@ -87,7 +81,7 @@ def browser_state(settings: Settings) -> dict:
 
 
 @bp.get("/health/ready")
-@bp.doc(**operation("Readiness (database and browsers)", "health_ready", tag="meta",
+@bp.doc(**operation("Readiness (database and browsers)", "ready", tag="meta",
                     description="For load balancers. `GET /` is the liveness check and touches neither."))
 @bp.response(200, READY_SCHEMA, description="Ready: the database answers and browsers can be started.")
 @bp.alt_response(503, schema=READY_SCHEMA, description="Not ready: the database or the browsers are unavailable "

@@ -36,7 +36,7 @@ from tagcrawl.stream.normalize import normalize
 from tagcrawl.stream.tenants import all_patterns, lookup_token, token_problem
 from tagcrawl.stream.writer import StoreUnavailable, get_writer
 
-bp = Blueprint("stream", __name__, description="Event ingestion.")
+bp = Blueprint("stream", __name__)
 
 PREFLIGHT_MAX_AGE_S = 7200
 
@@ -73,7 +73,7 @@ _ORIGIN = {"name": "Origin", "in": "header", "required": False, "schema": {"type
 # The stream's answers are documented with ``doc(responses=...)`` rather than
 # ``alt_response`` decorators, which would each wrap the view: this is the hot path.
 @bp.route("/api/v1", methods=["OPTIONS"])
-@bp.doc(**operation("CORS preflight of the ingestion endpoint", "stream_preflight", tag="stream",
+@bp.doc(**operation("CORS preflight of the ingestion endpoint", "preflight_event", tag="stream",
                     parameters=[_ORIGIN]),
         responses={204: {"description": "The origin is whitelisted by some customer: CORS headers, no body."},
                    403: "Forbidden", 503: "Unavailable"})
@@ -130,7 +130,7 @@ def accept_event() -> dict:
 
 @bp.post("/api/v1")
 @bp.doc(**operation(
-    "Ingest one event from the browser tag", "stream_ingest", tag="stream", parameters=[_ORIGIN],
+    "Ingest one event from the browser tag", "ingest_event", tag="stream", parameters=[_ORIGIN],
     description="Checks, in order: size (413), content type (415), JSON and schema (400), token (401), "
                 "Origin/Referer whitelist (403); 204 only once the row is committed. The token `t` in the body "
                 "is the credential: the Origin check stops other sites' pages, not other clients. A "

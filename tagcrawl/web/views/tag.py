@@ -12,11 +12,11 @@ from flask import Response, request
 from tagcrawl.stream.tag.build import IMMUTABLE_MAX_AGE_S, SHORT_MAX_AGE_S, rendered
 from tagcrawl.web.edge import Blueprint, operation, query
 
-bp = Blueprint("stream_tag", __name__, description="The browser tag script.")
+bp = Blueprint("stream_tag", __name__)
 
 
 @bp.get("/tag.js")  # (and HEAD, which Flask adds to every GET route)
-@bp.doc(**operation("The browser tag script", "stream_tag_tag_js", tag="stream",
+@bp.doc(**operation("The browser tag script", "get_tag_js", tag="stream",
                     parameters=[query("v", "The script's hash: makes the answer cacheable for a year.")]),
         responses={200: {"description": "The script.",
                          "content": {"application/javascript": {"schema": {"type": "string"}}}},

@@ -18,6 +18,9 @@ unmodified by the npm CDN route (``npm_cdn.cdn_url``):
   ``cc-closed-shadow.example``: a site banner in a closed shadow root;
   ``cc-nostore.example``: a banner whose "Decline" only hides it (stores nothing);
 - ``cc-gpp.example``: a US privacy CMP on ``@iabgpp/cmpapi`` (GPP, uspv1 section);
+- ``cc-gpp-us.example``: a US CMP on ``@iabgpp/cmpapi`` with the usnat and usca sections;
+- ``cc-gpp-cookie.example`` / ``cc-gpp-pixel.example``: no GPP API, only a GPP string
+  (:data:`GPP_STRING`) in the ``OTGPPConsent`` cookie / in a Meta pixel's ``gpp`` parameter;
 - ``cc-gcm.example``: a site banner and Google hits carrying Consent Mode
   ``gcs``/``gcd`` in several states (what gtag.js sends; gtag.js is not on npm).
 
@@ -321,14 +324,30 @@ GPP_STUB = """<script>
 </script>"""
 
 
-def _gpp() -> tuple[str, str]:
-    head = GPP_STUB + '\n<script type="module" src="/__compliance/gpp_cmp.js"></script>'
+def _gpp(module: str = "gpp_cmp.js") -> tuple[str, str]:
+    head = GPP_STUB + f'\n<script type="module" src="/__compliance/{module}"></script>'
     body = """<div id="gpp-banner" role="dialog" style="position:fixed;bottom:0;left:0;right:0;background:#fff;z-index:1000">
   <p>We use cookies and share personal information with advertising partners.</p>
   <button type="button" data-gpp="reject">Do not sell my personal information</button>
   <button type="button" data-gpp="accept">Accept</button>
 </div>"""
     return head, body
+
+
+#: A GPP string encoded by @iabgpp/cmpapi 3.2.0 (GppModel.encode) with usnat {SharingNotice: 1,
+#: SaleOptOutNotice: 1, SaleOptOut: 1, SensitiveDataProcessing[0]: 2, Gpc: true} and usca {SaleOptOutNotice: 1,
+#: SaleOptOut: 1, SharingOptOut: 2, MspaCoveredTransaction: 2}: what a CMP stores and passes to pixels.
+GPP_STRING = "DBABrw~CUAQgAAAAABA.YA~BQYAAACA.QA"
+
+
+def _gpp_string_only(where: str) -> tuple[str, str]:
+    """No __gpp API: the GPP string in the OTGPPConsent cookie (``where="cookie"``, URL-encoded as OneTrust
+    stores it) or in a pixel's gpp / gpp_sid parameters (``"pixel"``)."""
+    if where == "cookie":
+        script = f'document.cookie = "OTGPPConsent=" + encodeURIComponent("{GPP_STRING}") + "; path=/";'
+    else:
+        script = f'ccTags.gppPixel("{GPP_STRING}", "7,8");'
+    return f"<script>{script}</script>", ""
 
 
 BUILDERS = {
@@ -345,6 +364,10 @@ BUILDERS = {
     "cc-closed-shadow.example": ("Banner in a closed shadow root", lambda: ("", CLOSED_SHADOW)),
     "cc-nostore.example": ("A refusal that is not stored", lambda: ("", NO_STORE)),
     "cc-gpp.example": ("IAB GPP CMP (@iabgpp/cmpapi), US Privacy section", _gpp),
+    "cc-gpp-us.example": ("IAB GPP CMP (@iabgpp/cmpapi), US national and California sections",
+                          lambda: _gpp("gpp_us_cmp.js")),
+    "cc-gpp-cookie.example": ("A GPP string in a cookie, no GPP API", lambda: _gpp_string_only("cookie")),
+    "cc-gpp-pixel.example": ("A GPP string in a pixel, no GPP API", lambda: _gpp_string_only("pixel")),
 }
 
 
@@ -363,8 +386,8 @@ def route(host, path, query, method, body, headers, web):
         text = (HERE / "tcf_cmp.js").read_text().replace(
             "__CMPAPI__", npm_cdn.cdn_url("@iabtcf/cmpapi", "lib/mjs/index.js"))
         return 200, JS, text
-    if path == "/__compliance/gpp_cmp.js":
-        text = (HERE / "gpp_cmp.js").read_text().replace(
+    if path in ("/__compliance/gpp_cmp.js", "/__compliance/gpp_us_cmp.js"):
+        text = (HERE / path.rsplit("/", 1)[1]).read_text().replace(
             "__GPPAPI__", npm_cdn.cdn_url("@iabgpp/cmpapi", "lib/mjs/index.js"))
         return 200, JS, text
     if host == "consent-widget.example" and path == "/reject.html":

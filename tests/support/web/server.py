@@ -160,13 +160,19 @@ class FixtureWeb:
         return [f"--host-resolver-rules=MAP * 127.0.0.1:{self.port}, EXCLUDE localhost",
                 "--ignore-certificate-errors"]
 
-    def wait_for(self, predicate, timeout_s: float = 30) -> dict | None:
-        """Block until a logged request satisfies ``predicate(entry)``; return it
-        (None on timeout).  Woken by each new request, no polling."""
+    def mark(self) -> int:
+        """A position in the log: pass it as ``after`` to ignore earlier requests."""
+        with self.lock:
+            return len(self.log)
+
+    def wait_for(self, predicate, timeout_s: float = 30, after: int = 0) -> dict | None:
+        """Block until a request logged at or past position ``after`` (see
+        ``mark``) satisfies ``predicate(entry)``; return it (None on timeout).
+        Woken by each new request, no polling."""
         with self.seen:
-            if not self.seen.wait_for(lambda: any(predicate(e) for e in self.log), timeout=timeout_s):
+            if not self.seen.wait_for(lambda: any(predicate(e) for e in self.log[after:]), timeout=timeout_s):
                 return None
-            return next(e for e in self.log if predicate(e))
+            return next(e for e in self.log[after:] if predicate(e))
 
     def requests_to(self, host: str) -> list[dict]:
         with self.lock:

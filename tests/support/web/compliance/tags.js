@@ -4,11 +4,12 @@
    - ccTags.accepted(): TikTok Pixel base code, fired by the CMP only for consent to marketing;
    - ccTags.anyChoice(): the Google tag (gtag.js, GA4), fired by the page on ANY choice:
      the tag that ignores a refusal (sets _ga);
-   - ccTags.tcfPixel(tcString): Meta's <noscript> image pixel with the TCF macros filled in.
+   - ccTags.tcfPixel(tcString): Meta's <noscript> image pixel with the TCF macros filled in;
+   - ccTags.gppPixel(gppString, sid): the same image pixel with the GPP macros (gpp, gpp_sid) filled in.
    Ids: ccTags.IDS. */
 (function () {
   var IDS = { before: "111111111111111", accepted: "CACCEPT0000000000001", anyChoice: "G-IGNORE01",
-              tcf: "222222222222222" };
+              tcf: "222222222222222", gpp: "333333333333333" };
   var fired = {};
   function once(name, fn) { if (!fired[name]) { fired[name] = true; fn(); } }
   function meta(id) {
@@ -46,6 +47,12 @@
       once("tcf", function () {
         new Image().src = "https://www.facebook.com/tr?id=" + IDS.tcf + "&ev=PageView&noscript=1&gdpr=1&gdpr_consent=" +
           encodeURIComponent(tc);
+      });
+    },
+    gppPixel: function (gpp, sid) {
+      once("gpp", function () {
+        new Image().src = "https://www.facebook.com/tr?id=" + IDS.gpp + "&ev=PageView&noscript=1&gpp=" +
+          encodeURIComponent(gpp) + "&gpp_sid=" + encodeURIComponent(sid);
       });
     }
   };
