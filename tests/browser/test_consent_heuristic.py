@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 #: Full crawls for these languages; tests/browser/test_consent_scanner.py checks every
 #: phrase of every language in one page.
 CRAWLED_LANGUAGES = ("en", "de", "fr", "es", "it", "pl", "sv", "el", "ru", "tr", "ja", "zh")
-BANNERS = [b for b in LANGUAGE_BANNERS if b.site in CRAWLED_LANGUAGES]
+BANNERS = [b for b in LANGUAGE_BANNERS if b.lang in CRAWLED_LANGUAGES]
 
 #: host -> (button text, how the banner was found, pixel id of the page).
 SPECIAL = {
@@ -44,16 +44,16 @@ def crawl_config(fixture_web, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def crawls(crawl_config):
-    requests = {b.site: request(b.url) for b in BANNERS}
+    requests = {b.lang: request(b.url) for b in BANNERS}
     requests.update({host: request(f"https://{host}/") for host in [*SPECIAL, *NEGATIVE]})
     requests["no-click"] = request("https://consent-en.example/", byPassConsent=False)
     requests["no-banner"] = request("https://plain.example/")
     return crawl_all(crawl_config, requests)
 
 
-@pytest.mark.parametrize("banner", BANNERS, ids=lambda b: b.site)
+@pytest.mark.parametrize("banner", BANNERS, ids=lambda b: b.lang)
 def test_custom_banner_is_accepted_in_its_language(banner, crawls):
-    crawled = crawls[banner.site]
+    crawled = crawls[banner.lang]
     report = crawled.response
     assert report["success"] is True, report
     assert report["button"] == {"button_text": banner.accept, "consent_banner": True, "error_message": None}

@@ -2,14 +2,13 @@
 a layer that is itself a shadow host (its innerText is empty), a second layer
 opened by "Settings" while the first stays visible, a settings layer whose
 purposes are on by default (its "Save" accepts unless they are switched off
-first), site banners in the languages added last (Welsh, Turkish "accept only
-necessary", ...) and a page whose consent library's global is ``CookieConsent``
-without being Cookiebot.  All crawls run once per module, two at a time."""
+first) and a page whose consent library's global is ``CookieConsent``
+without being Cookiebot (the new languages: test_consent_languages.py).  All crawls run once per module, two at a time."""
 from __future__ import annotations
 
 import pytest
 
-from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_all, crawl_settings, pixels, request
+from tests.support.cmp_cases import crawl_all, crawl_settings, pixels, request
 
 pytestmark = pytest.mark.browser
 
@@ -17,10 +16,6 @@ SHADOW_HOST, TWO_LAYERS, TOGGLES, NOT_COOKIEBOT = (
     "consent-shadowhost.example", "consent-twolayer.example", "consent-toggles.example", "consent-ccglobal.example")
 PIXEL = {SHADOW_HOST: "710110000000001", TWO_LAYERS: "710120000000001", TOGGLES: "710130000000001",
          NOT_COOKIEBOT: "710140000000001"}
-#: The site banners of the languages added for issue 27 (tests/support/cmp_cases.py); their
-#: refusals run in tests/browser/test_consent_reject.py with every other language.
-NEW_BANNERS = [b for b in LANGUAGE_BANNERS if b.site in ("cy", "cy-hanfodol", "tr-zorunlu", "pt-br", "ca", "et",
-                                                           "ga", "lv", "mt")]
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +26,6 @@ def crawls(fixture_web, tmp_path_factory):
     for host in PIXEL:
         requests[(host, "accept")] = request(f"https://{host}/")
         requests[(host, "reject")] = request(f"https://{host}/", consentAction="reject")
-    requests.update({(b.site, "accept"): request(b.url) for b in NEW_BANNERS})
     return crawl_all(config, requests)
 
 
@@ -94,19 +88,3 @@ def test_a_cookieconsent_global_does_not_name_cookiebot(action, crawls):
     assert consent.banner and consent.how == "heuristic" and consent.verified, consent
     assert consent.cmp is None and report["consent"]["cmp"] is None
     assert consent.attempts == ["Accept all" if action == "accept" else "Only necessary"]
-
-
-@pytest.mark.parametrize("banner", NEW_BANNERS, ids=lambda b: b.site)
-def test_banner_in_a_new_language_is_accepted(banner, crawls):
-    crawled = crawls[(banner.site, "accept")]
-    report = crawled.response
-    assert report["button"] == {"button_text": banner.accept, "consent_banner": True, "error_message": None}
-    assert crawled.consent.how == "heuristic" and crawled.consent.verified
-    assert ("Meta Pixel", banner.pixel) in pixels(report)
-
-
-def test_the_new_languages_include_welsh_and_turkish_accept_only_necessary():
-    sites = {b.site: b for b in NEW_BANNERS}
-    assert sites["tr-zorunlu"].reject == "Sadece zorunlu çerezleri kabul et"
-    assert sites["cy-hanfodol"].reject == "Derbyn cwcis hanfodol yn unig"
-    assert len(NEW_BANNERS) == 9

@@ -14,14 +14,14 @@ from tests.support.cmp_cases import CMP_CASES, LANGUAGE_BANNERS, crawl_all, craw
 @pytest.fixture(scope="module")
 def crawls(fixture_web, tmp_path_factory):
     config = crawl_settings(fixture_web, tmp_path_factory.mktemp("reject"))
-    return crawl_all(config, {b.site: request(b.url, consentAction="reject") for b in LANGUAGE_BANNERS})
+    return crawl_all(config, {b.lang: request(b.url, consentAction="reject") for b in LANGUAGE_BANNERS})
 
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.parametrize("banner", LANGUAGE_BANNERS, ids=lambda b: b.site)
+@pytest.mark.parametrize("banner", LANGUAGE_BANNERS, ids=lambda b: b.lang)
 def test_reject_in_every_language(banner, crawls):
-    crawled = crawls[banner.site]
+    crawled = crawls[banner.lang]
     report = crawled.response
     assert report["consent"]["action"] == "reject"
     assert report["consent"]["verified"] is True, crawled.consent

@@ -13,7 +13,7 @@ from tagcrawl.engine.consent.rules import ACCEPT_PHRASES
 from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.engine.chrome.session import CrawlSession
 
-from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_settings
+from tests.support.cmp_cases import LANGUAGE_BANNERS, NEW_LANGUAGE_BANNERS, crawl_settings
 from tests.support.config import settings
 from tests.support.consent_words import ONLY_NECESSARY
 
@@ -29,7 +29,7 @@ NEVER_LABELS = [
     "Alle ablehnen", "Nur notwendige Cookies", "Tout refuser", "Continuer sans accepter", "Rechazar todas",
     "Rifiuta tutto", "Odrzuć wszystkie", "Neka alla", "Hylkää kaikki", "Отклонить все", "Tümünü reddet",
     "すべて拒否", "全部拒绝", "Abonnieren", "S'abonner", "Buy now", "Sign up", "Log in",
-] + [label for b in LANGUAGE_BANNERS for label in (b.settings, b.reject)]
+] + [label for b in [*LANGUAGE_BANNERS, *NEW_LANGUAGE_BANNERS] for label in (b.settings, b.reject)]
 
 MATRIX_JS = """
 const [source, rules, cases] = arguments;

@@ -108,7 +108,9 @@ class LanguageBanner:
 
     @property
     def pixel(self) -> str:
-        return "8" + str(1000 + LANGUAGE_BANNERS.index(self)) + "0000000001"
+        if self in LANGUAGE_BANNERS:
+            return "8" + str(1000 + LANGUAGE_BANNERS.index(self)) + "0000000001"
+        return "8" + str(1100 + NEW_LANGUAGE_BANNERS.index(self)) + "0000000001"
 
 
 L = LanguageBanner
@@ -139,7 +141,10 @@ LANGUAGE_BANNERS: list[LanguageBanner] = [
     L("tr", "Deneyiminizi iyileştirmek için çerezler kullanıyoruz.", "Ayarlar", "Reddet", "TÜMÜNÜ KABUL ET"),
     L("ja", "当サイトではサービス向上のためにクッキーを使用しています。", "設定", "拒否する", "すべて同意する"),
     L("zh", "我们使用 Cookie 来改善您的浏览体验。", "设置", "拒绝", "全部接受"),
-    # issue 27: languages added later, and "accept only necessary" as the refusal
+]
+#: Issue 27: banners in languages added later, and "accept only necessary" as the refusal
+#: (tests/browser/test_consent_languages.py accepts and refuses each).
+NEW_LANGUAGE_BANNERS: list[LanguageBanner] = [
     L("cy", "Rydym yn defnyddio cwcis i wella eich profiad ac i ddangos hysbysebion.", "Gosodiadau cwcis",
       "Gwrthod cwcis ychwanegol", "Derbyn cwcis ychwanegol"),
     L("cy", "Rydym yn defnyddio cwcis hanfodol a chwcis dadansoddi.", "Rheoli cwcis",
