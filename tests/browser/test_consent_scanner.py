@@ -13,16 +13,15 @@ from tagcrawl.engine.consent.rules import ACCEPT_PHRASES
 from tagcrawl.engine.chrome.pool import get_pool
 from tagcrawl.engine.chrome.session import CrawlSession
 
-from tests.support.cmp_cases import LANGUAGE_BANNERS, crawl_settings
+from tests.support.cmp_cases import LANGUAGE_BANNERS, NEW_LANGUAGE_BANNERS, crawl_settings
 from tests.support.config import settings
+from tests.support.consent_words import ONLY_NECESSARY
 
 pytestmark = pytest.mark.browser
 
-SENTENCES = {b.lang: b.text for b in LANGUAGE_BANNERS} | {
-    "sk": "Používame súbory cookie na zlepšenie služieb.", "hr": "Koristimo kolačiće za bolje iskustvo.",
-    "bg": "Използваме бисквитки, за да подобрим услугите си.", "uk": "Ми використовуємо файли cookie.",
-    "ko": "당사는 더 나은 서비스를 위해 쿠키를 사용합니다.",
-}
+#: A banner sentence per language file (tests/support/consent_words.py), the site banners' own first.
+SENTENCES = {lang: sentence for lang, (sentence, _label) in ONLY_NECESSARY.items()} | {
+    b.lang: b.text for b in LANGUAGE_BANNERS}
 NEVER_LABELS = [
     "Accept offer", "OK, subscribe", "Accept and subscribe", "Subscribe for 2.99 EUR/month", "Cookie policy",
     "Privacy Policy", "Read our cookie policy", "Reject all", "Decline", "Only necessary", "Continue without accepting",
@@ -30,7 +29,7 @@ NEVER_LABELS = [
     "Alle ablehnen", "Nur notwendige Cookies", "Tout refuser", "Continuer sans accepter", "Rechazar todas",
     "Rifiuta tutto", "Odrzuć wszystkie", "Neka alla", "Hylkää kaikki", "Отклонить все", "Tümünü reddet",
     "すべて拒否", "全部拒绝", "Abonnieren", "S'abonner", "Buy now", "Sign up", "Log in",
-] + [label for b in LANGUAGE_BANNERS for label in (b.settings, b.reject)]
+] + [label for b in [*LANGUAGE_BANNERS, *NEW_LANGUAGE_BANNERS] for label in (b.settings, b.reject)]
 
 MATRIX_JS = """
 const [source, rules, cases] = arguments;
@@ -58,13 +57,14 @@ def crawl_config(fixture_web, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def scan_labels(crawl_config):
-    """``scan_labels([(sentence, label), ...])`` -> the accept text found for each."""
+    """``scan_labels([(sentence, label), ...], action="accept")`` -> the button text found for each
+    (the first candidate for ``action``)."""
     with get_pool(settings(crawl_config)).browser() as handle, CrawlSession(handle, NetworkCapture()) as session:
         session.driver.get("https://plain.example/")
 
-        def scan(cases):
+        def scan(cases, action="accept"):
             payload = [{"text": text, "label": label} for text, label in cases]
-            return session.driver.execute_script(MATRIX_JS, SCAN_JS, RULES_ARG, payload)
+            return session.driver.execute_script(MATRIX_JS, SCAN_JS, dict(RULES_ARG, action=action), payload)
         yield scan
 
 
@@ -78,6 +78,16 @@ def test_every_accept_phrase_is_found_as_written_and_upper_cased(lang, scan_labe
 def test_reject_settings_paywall_policy_and_age_labels_are_never_found(scan_labels):
     found = scan_labels([("We use cookies for ads and analytics.", label) for label in NEVER_LABELS])
     assert [label for label, text in zip(NEVER_LABELS, found) if text is not None] == []
+
+
+@pytest.mark.parametrize("lang", sorted(ONLY_NECESSARY))
+def test_accept_only_necessary_is_a_refusal_never_an_accept(lang, scan_labels):
+    # the word test of words/<lang>.json through the scanner: "Sadece zorunlu çerezleri kabul et"
+    # (Turkish: accept only the necessary cookies) is the refuse button, never the accept one
+    sentence, label = ONLY_NECESSARY[lang]
+    cases = [(sentence, label), (sentence, label.upper())]
+    assert scan_labels(cases, action="reject") == [label, label.upper()]
+    assert scan_labels(cases) == [None, None]
 
 
 def test_an_accept_label_outside_a_cookie_or_consent_layer_is_not_found(scan_labels):

@@ -87,21 +87,30 @@ CMP_CASES: list[CmpCase] = [_case(cmp) for cmp in CMPS if cmp.fixture]
 
 @dataclass(frozen=True)
 class LanguageBanner:
-    """A site's own cookie banner in one language (settings, reject, accept)."""
+    """A site's own cookie banner in one language (settings, reject, accept);
+    ``variant`` tells apart two banners of one language (``site``: the
+    language, then ``-variant``; the page is ``consent-<site>.example``)."""
 
     lang: str
     text: str
     settings: str
     reject: str
     accept: str
+    variant: str = ""
+
+    @property
+    def site(self) -> str:
+        return f"{self.lang}-{self.variant}" if self.variant else self.lang
 
     @property
     def url(self) -> str:
-        return f"https://consent-{self.lang}.example/"
+        return f"https://consent-{self.site}.example/"
 
     @property
     def pixel(self) -> str:
-        return "8" + str(1000 + LANGUAGE_BANNERS.index(self)) + "0000000001"
+        if self in LANGUAGE_BANNERS:
+            return "8" + str(1000 + LANGUAGE_BANNERS.index(self)) + "0000000001"
+        return "8" + str(1100 + NEW_LANGUAGE_BANNERS.index(self)) + "0000000001"
 
 
 L = LanguageBanner
@@ -132,6 +141,28 @@ LANGUAGE_BANNERS: list[LanguageBanner] = [
     L("tr", "Deneyiminizi iyileştirmek için çerezler kullanıyoruz.", "Ayarlar", "Reddet", "TÜMÜNÜ KABUL ET"),
     L("ja", "当サイトではサービス向上のためにクッキーを使用しています。", "設定", "拒否する", "すべて同意する"),
     L("zh", "我们使用 Cookie 来改善您的浏览体验。", "设置", "拒绝", "全部接受"),
+]
+#: Issue 27: banners in languages added later, and "accept only necessary" as the refusal
+#: (tests/browser/test_consent_languages.py accepts and refuses each).
+NEW_LANGUAGE_BANNERS: list[LanguageBanner] = [
+    L("cy", "Rydym yn defnyddio cwcis i wella eich profiad ac i ddangos hysbysebion.", "Gosodiadau cwcis",
+      "Gwrthod cwcis ychwanegol", "Derbyn cwcis ychwanegol"),
+    L("cy", "Rydym yn defnyddio cwcis hanfodol a chwcis dadansoddi.", "Rheoli cwcis",
+      "Derbyn cwcis hanfodol yn unig", "Derbyn pob cwci", variant="hanfodol"),
+    L("tr", "Deneyiminizi iyileştirmek için çerezler kullanıyoruz.", "Çerez ayarları",
+      "Sadece zorunlu çerezleri kabul et", "Tümünü kabul et", variant="zorunlu"),
+    L("pt-br", "Usamos cookies para melhorar sua experiência, conforme a LGPD.", "Personalizar",
+      "Somente os necessários", "Aceitar todos os cookies"),
+    L("ca", "Utilitzem galetes pròpies i de tercers per analitzar el trànsit.", "Configuració",
+      "Acceptar només les necessàries", "Acceptar totes les galetes"),
+    L("et", "Kasutame küpsiseid, et parandada teie kogemust.", "Seaded", "Nõustu ainult vajalikega",
+      "Nõustu kõigiga"),
+    L("ga", "Úsáidimid fianáin chun do thaithí a fheabhsú.", "Socruithe", "Diúltaigh do gach fianán",
+      "Glac le gach fianán"),
+    L("lv", "Mēs izmantojam sīkdatnes, lai uzlabotu jūsu pieredzi.", "Iestatījumi",
+      "Pieņemt tikai nepieciešamās", "Pieņemt visas sīkdatnes"),
+    L("mt", "Nużaw il-cookies biex intejbu l-esperjenza tiegħek.", "Preferenzi", "Irrifjuta kollox",
+      "Aċċetta kollox"),
 ]
 
 

@@ -66,3 +66,20 @@ def test_docs_list_every_cmp_and_language():
     assert sorted(rows) == sorted(cmp.name for cmp in CMPS)
     for code, name in LANGUAGES.items():
         assert f"| `{code}` | {name} |" in doc
+
+
+#: Globals that several libraries (or sites' own code) define: never evidence of one CMP.
+SHARED_GLOBALS = {"CookieConsent", "cookieConsent", "__cmp", "CLI", "tC", "Bootstrapper", "semaphore", "consentApi",
+                  "privacyBanner", "cookieconsent", "gdpr", "consent"}
+#: Selectors any site's own banner may carry.
+SHARED_SELECTORS = {"#cookie-notice", "#cookie-banner", ".cookie-banner", "#cookie-consent", ".cookie-consent",
+                    "#sliding-popup", "#privacy-iframe", "#consent-banner", ".consent-banner", "#gdpr"}
+
+
+def test_a_cmp_is_named_only_from_evidence_specific_to_it():
+    # issue 27: a page whose consent library's global is CookieConsent was named "Cookiebot"
+    for cmp in CMPS:
+        assert not SHARED_GLOBALS & set(cmp.globals), cmp.name
+        assert not SHARED_SELECTORS & set(cmp.selectors), cmp.name
+    cookiebot = next(c for c in CMPS if c.name == "Cookiebot")
+    assert cookiebot.globals == ("Cookiebot",) and cookiebot.selectors == ("#CybotCookiebotDialog",)

@@ -13,7 +13,10 @@ the page is scanned again and the next candidate is clicked (the CMP rule's
 other selectors, then buttons found by label), until one verifies, none is
 left, ``MAX_CLICKS`` is reached or the deadline passes.  For reject, when the
 banner offers no refuse button, its "Settings" button opens the second layer
-and the scan looks there for "Reject all", then "Save".
+and the scan looks there for "Reject all", then "Save".  Before that click the
+banner is marked as tried, so that the rescan takes the newly opened layer
+first (the first one is often still shown); before a "Save" the layer's
+toggles that are on are switched off (``toggles``).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from selenium.common.exceptions import WebDriverException
 
 from tagcrawl.engine.consent import rules, scripts
 from tagcrawl.engine.consent.result import BANNER_HIDDEN, TCF_COMPLETE, Evidence
+from tagcrawl.engine.consent.toggles import untick
 from tagcrawl.engine.chrome.driving import switch_frame, trusted_click
 from tagcrawl.core.settings import Settings
 from tagcrawl.core.truncation import TEXT_MAX, cut
@@ -191,8 +195,8 @@ def choose(session, settings: Settings, finding, deadline: float, result, rescan
         finding: the ``consent._Finding`` of the banner (scan, frame paths).
         deadline: monotonic seconds.
         result: the ``ConsentResult`` to fill (``clicked``, ``verified``,
-            ``evidence``, ``button_text``, ``attempts``, ``choice_ms``,
-            ``cookies_at_choice``).
+            ``evidence``, ``button_text``, ``attempts``, ``unticked``,
+            ``choice_ms``, ``cookies_at_choice``).
         rescan: ``fn(extra) -> finding | None``: scans the page again
             (``extra``: ``{"secondLayer": True}`` after a settings click).
     """
@@ -213,9 +217,16 @@ def choose(session, settings: Settings, finding, deadline: float, result, rescan
             element, label, opens = settings[0], (scan.get("settingTexts") or [None])[0], True
         else:
             return
+        if opens and finding.box is not None and enter(driver, finding.box_path):
+            _mark(driver, finding.box, capture.hooks.key)  # the rescan takes the new layer first
         if not enter(driver, finding.path):
             return
         _mark(driver, element, capture.hooks.key)
+        if result.action == "reject" and buttons and (scan.get("saving") or [False])[0]:
+            result.unticked += untick(session, finding.path, scan.get("toggles") or [],
+                                      scan.get("toggleTexts") or [], _click)
+            if not enter(driver, finding.path):
+                return
         before = state(session)
         clicked_at = _browser_now(driver)
         if not _click(session, finding.path, element):

@@ -7,8 +7,9 @@
 // page's objects; without the hooks (a frame they did not reach) closed roots
 // are not seen and nothing is remembered.
 // Defines: R (arguments[0]), api, shadowOf, parentOf, visible, onScreen,
-// deep(el, sel) (el and its descendants matching sel, through shadow roots)
-// and shown(el) (el or one of its first 400 descendants is on screen).
+// deep(el, sel) (el and its descendants matching sel, through shadow roots),
+// shown(el) (el or one of its first 400 descendants is on screen) and
+// textOf(el) (its text through shadow roots: a shadow host's innerText is empty).
 const R = arguments[0];
 const api = (() => { try { return Function.prototype.toString[R.key] || null; } catch (e) { return null; } })();
 const closedRoot = api ? api.root : () => null;
@@ -42,3 +43,29 @@ const deep = (el, sel) => {
   return out;
 };
 const shown = (el) => onScreen(el) || deep(el, "*").slice(0, 400).some(onScreen);
+// The text of a layer: its innerText, then the rendered text of every shadow
+// root inside it, its own included (style and script elements skipped); at
+// most MAX_TEXT_ROOTS roots and MAX_LAYER_TEXT characters.
+const MAX_TEXT_ROOTS = 50, MAX_LAYER_TEXT = 8000, NO_TEXT = new Set(["STYLE", "SCRIPT", "TEMPLATE", "NOSCRIPT", "LINK"]);
+const shadowRootsIn = (el) => {
+  const out = [];
+  const visit = (n) => {
+    const s = out.length < MAX_TEXT_ROOTS && shadowOf(n);
+    if (!s) return;
+    out.push(s);
+    for (const inner of s.querySelectorAll("*")) visit(inner);
+  };
+  visit(el);
+  for (const n of el.querySelectorAll("*")) { if (out.length >= MAX_TEXT_ROOTS) break; visit(n); }
+  return out;
+};
+const textOf = (el) => {
+  let text = el.innerText || el.textContent || "";
+  for (const root of shadowRootsIn(el)) {
+    for (const child of root.children) {
+      if (text.length > MAX_LAYER_TEXT) return text.slice(0, MAX_LAYER_TEXT);
+      if (!NO_TEXT.has(child.tagName)) text += " " + (child.innerText || "");
+    }
+  }
+  return text.slice(0, MAX_LAYER_TEXT);
+};

@@ -51,6 +51,8 @@ class ConsentResult:
             banner first, then cookies, storage, TCF).
         rounds: how many times the page was scanned (1 + DOM changes waited for).
         attempts: labels of the buttons clicked, in order (settings included).
+        unticked: labels of the second-layer toggles switched off before a
+            "Save" click, when refusing ("" for a toggle without a label).
         choice_ms: epoch milliseconds of the verified click, else of the click
             after which the banner was gone (a refusal the CMP did not store);
             None without either: the boundary between ``before_consent`` and
@@ -69,6 +71,7 @@ class ConsentResult:
     evidence: list[Evidence] = field(default_factory=list)
     rounds: int = 0
     attempts: list[str] = field(default_factory=list)
+    unticked: list[str] = field(default_factory=list)
     choice_ms: float | None = None
     cookies_at_choice: set = field(default_factory=set)
 

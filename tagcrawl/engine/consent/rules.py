@@ -36,12 +36,15 @@ WORDS_DIR = HERE / "words"
 MAX_FILES = 1000
 MAX_FILE_BYTES = 64 * 1024
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-LANG = re.compile(r"^[a-z]{2,3}$")
+#: A language file's name: an ISO 639 code, with a region for a variant (``pt-br``).
+LANG = re.compile(r"^[a-z]{2,3}(?:-[a-z]{2})?$")
 #: Word lists of ``words/<lang>.json`` whose union is ``NEVER_WORDS``.
 NEVER_KINDS = ("reject", "settings", "paywall", "policy", "age")
 
 #: Cookie and storage names that mean "consent was stored" when the CMP is
-#: not known (a JS regular expression, case-insensitive; not per language).
+#: not known (a regular expression, case-insensitive; not per language), used
+#: by ``choice.evidence`` only: the one list of consent-cookie name patterns.
+#: A choice stored under another name is not seen here (see docs/consent.md).
 CONSENT_STORAGE_PATTERN = r"consent|cookie|gdpr|privacy|cmp|accept|agree|opt.?in|tcf|notice|eu.?cookie"
 
 
@@ -86,7 +89,7 @@ def read(path: Path, schema: Schema) -> dict:
 
 
 def _files(folder: Path, name: re.Pattern) -> list[Path]:
-    paths = sorted(folder.glob("*.json"))
+    paths = sorted(folder.glob("*.json"), key=lambda p: p.stem)
     if len(paths) > MAX_FILES:
         raise RuleError(f"{folder.name}/: more than {MAX_FILES} files")
     for path in paths:

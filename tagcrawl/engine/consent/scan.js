@@ -3,18 +3,24 @@
 // arguments[0]: {key, cmps, accept, never, consentWords, ageWords, frameLayered, relaxWords,
 //                action, reject, settingsWords, save, secondLayer}; cmps: Cmp.scanner_rule() of
 //                each known CMP, in match order (rules.py).
-// Returns {found, cmp, how, box, button, text, buttons, texts, settings, settingTexts,
-//          frames, frameLayered, tcf}:
+// Returns {found, cmp, how, box, button, text, buttons, texts, saving, toggles, toggleTexts,
+//          settings, settingTexts, frames, frameLayered, tcf}:
 //   found: a banner was found; box: its container (null when it is this whole
 //   document); buttons: candidates for ``action`` ("accept", default, or
 //   "reject"), best first, never one already tried; button/text: the first;
 //   settings: buttons that open a second layer ("Settings", "Manage") when
 //   action is "reject" (with secondLayer, "Save" buttons count as refusing
-//   once toggles are off, which is their default); frames: visible iframes to
+//   once toggles are off); saving[i]: buttons[i] is such a "Save"; toggles /
+//   toggleTexts: the layer's checkboxes and switches that are on and can be
+//   switched off (at most MAX_TOGGLES), to untick before a "Save" (with
+//   secondLayer only); frames: visible iframes to
 //   scan next, the banner's own first; frameLayered[i]: that iframe sits in a
 //   fixed/sticky/dialog layer; tcf: the __tcfapi ping answer, when any.
 // Searches the document, its open shadow roots and the closed ones recorded
-// by the page hooks (dom.js).
+// by the page hooks (dom.js); a layer's text is read through them too (a
+// banner drawn by a shadow host has an empty innerText).  With secondLayer,
+// a layer the crawler marked as tried (the first layer, still shown after its
+// "Settings" click) is taken only when no other layer is found.
 const REJECT = R.action === "reject";
 
 const norm = (t) => (t || "").replace(/\s+/g, " ").trim();
@@ -84,7 +90,8 @@ const has = (path) => {
   }
   return o !== undefined && o !== null;
 };
-const GENERIC_GLOBALS = new Set(["__tcfapi", "__uspapi", "__gpp"]);
+// Globals that any CMP may define (IAB APIs): they never name one.
+const GENERIC_GLOBALS = new Set(["__tcfapi", "__uspapi", "__gpp", "__cmp"]);
 const byGlobals = () => {
   const named = R.cmps.filter((c) => c.globals.some((g) => !GENERIC_GLOBALS.has(g) && has(g)));
   return named.length === 1 ? named[0].name : null;
@@ -129,21 +136,37 @@ const allBySelectors = (box, selectors, ok) => {
 const byLabels = (box, test) => (box ? deep(box, BUTTONS) : [])
   .filter((b) => visible(b) && !tried(b) && !navLink(b) && test(b));
 const byLabel = (box) => byLabels(box, isAccept)[0] || null;
+// Checkboxes and switches of a second layer that are on (its "Save" would
+// accept them): the ones the visitor could switch off, at most MAX_TOGGLES.
+const MAX_TOGGLES = 40;
+const TOGGLES = "input[type=checkbox],[role=switch],[role=checkbox]";
+const isOn = (t) => (t.tagName === "INPUT" ? t.checked : t.getAttribute("aria-checked") === "true");
+const locked = (t) => !!t.disabled || t.getAttribute("aria-disabled") === "true" || t.getAttribute("aria-readonly") === "true";
+const togglesIn = (box) => deep(box, TOGGLES).filter((t) => isOn(t) && !locked(t)).slice(0, MAX_TOGGLES);
+const toggleLabel = (t) => {
+  const own = t.labels && t.labels[0] ? t.labels[0] : t.closest && t.closest("label");
+  return short(norm((own && own.innerText) || t.getAttribute("aria-label") || t.getAttribute("title") ||
+    (t.tagName === "INPUT" ? t.name : label(t)) || ""));
+};
 // Candidates for the action inside ``box`` (``sel``: the CMP's selectors).
 const choose = (box, sel, first) => {
   if (!REJECT) return { buttons: uniq([...(first ? [first] : []), ...allBySelectors(box, sel.accept, usable),
-                                       ...byLabels(box, isAccept)]), settings: [] };
-  const buttons = uniq([...allBySelectors(box, sel.reject, usableAny), ...byLabels(box, isReject),
-                        ...(R.secondLayer ? [...allBySelectors(box, sel.save, usableAny), ...byLabels(box, isSave)] : [])]);
+                                       ...byLabels(box, isAccept)]), saves: [], settings: [] };
+  const refuse = uniq([...allBySelectors(box, sel.reject, usableAny), ...byLabels(box, isReject)]);
+  const saves = R.secondLayer ? uniq([...allBySelectors(box, sel.save, usableAny), ...byLabels(box, isSave)])
+    .filter((b) => !refuse.includes(b)) : [];
+  const buttons = [...refuse, ...saves];
   const settings = uniq([...allBySelectors(box, sel.settings, usableAny), ...byLabels(box, isSettings)])
     .filter((b) => !buttons.includes(b));
-  return { buttons, settings };
+  return { buttons, saves, settings };
 };
 const hit = (cmp, how, box, sel, first) => {
-  const { buttons, settings } = choose(box || document.body, sel || {}, first);
+  const { buttons, saves, settings } = choose(box || document.body, sel || {}, first);
   const button = buttons[0] || null;
+  const toggles = saves.length ? togglesIn(box || document.body) : [];
   return Object.assign({ found: true, cmp, how, box, button, text: button ? short(label(button)) : null, buttons,
-    texts: buttons.map((b) => short(label(b))), settings, settingTexts: settings.map((b) => short(label(b))), tcf },
+    texts: buttons.map((b) => short(label(b))), saving: buttons.map((b) => saves.includes(b)), toggles,
+    toggleTexts: toggles.map(toggleLabel), settings, settingTexts: settings.map((b) => short(label(b))), tcf },
     framesOf(box));
 };
 
@@ -153,10 +176,12 @@ for (const c of R.cmps) {
   if (!c.frames.hosts.some((h) => host === h || host.endsWith("." + h))) continue;
   return hit(c.name, "cmp", null, c.frames);
 }
+// After "Settings" (secondLayer), a layer not marked as tried comes first.
+const fresh = (boxes) => (R.secondLayer && boxes.find((b) => !tried(b))) || boxes[0];
 for (const c of R.cmps) {
-  const box = c.selectors.map(all).flat().find(shown);
-  if (!box) continue;
-  return hit(c.name, "cmp", box, c);
+  const boxes = c.selectors.map(all).flat().filter(shown);
+  if (!boxes.length) continue;
+  return hit(c.name, "cmp", fresh(boxes), c);
 }
 
 // (c) Text heuristic: an accept label inside a fixed, sticky or dialog layer
@@ -164,17 +189,26 @@ for (const c of R.cmps) {
 const words = R.consentWords.map(key), ageWords = R.ageWords.map(key);
 const relax = tcfVisible || R.relaxWords;
 const looksLike = (b) => isAccept(b) || (REJECT && (isReject(b) || isSettings(b) || (R.secondLayer && isSave(b))));
+// The first button in a consent layer; with secondLayer, one in a layer not
+// tried yet, else (the second layer replaced the first one's content) the first.
+let pick = null;
 for (const btn of all(BUTTONS)) {
   if (!visible(btn) || tried(btn) || !looksLike(btn) || navLink(btn)) continue;
   const box = layer(btn);
-  if (!box) continue;
-  const text = (" " + key(box.innerText || box.textContent) + " ").replace(" " + key(label(btn)) + " ", " ");
+  if (!box || (pick && pick.box === box)) continue;
+  const text = (" " + key(textOf(box)) + " ").replace(" " + key(label(btn)) + " ", " ");
   if (text.length > 4000 || ageWords.some((w) => text.includes(w))) continue;
   if (!relax && !words.some((w) => text.includes(w))) continue;
+  const found = { box, btn };
+  if (R.secondLayer && tried(box)) { pick = pick || found; continue; }
+  pick = found;
+  break;
+}
+if (pick) {
   const name = tcf && tcf.cmpId ? "TCF CMP " + tcf.cmpId : byGlobals();
-  return hit(name, tcfVisible ? "tcf" : "heuristic", box === document.body ? null : box, {},
-             isAccept(btn) ? btn : null);
+  return hit(name, tcfVisible ? "tcf" : "heuristic", pick.box === document.body ? null : pick.box, {},
+             isAccept(pick.btn) ? pick.btn : null);
 }
 if (tcfVisible) return Object.assign(hit("TCF CMP " + (tcf.cmpId || "?"), "tcf", null, {}),
-  { button: null, buttons: [], texts: [], settings: [], text: null });
+  { button: null, buttons: [], texts: [], saving: [], toggles: [], toggleTexts: [], settings: [], text: null });
 return Object.assign({ found: false, tcf }, framesOf(null));

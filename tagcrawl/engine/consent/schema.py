@@ -75,11 +75,15 @@ class DetectSchema(Schema):
     """``detect``: how the CMP is recognised."""
 
     selectors = _texts("CSS selectors of its banner (or of the container of its iframe), searched in the document, "
-                       "its open shadow roots and the closed ones the page hooks recorded; the first one shown wins",
-                       min_items=1)
+                       "its open shadow roots and the closed ones the page hooks recorded; the first one shown wins "
+                       "(after a \"Settings\" click, one not shown before). Only markup specific to this CMP: a "
+                       "bare `#cookie-notice` is any site's banner, `#cookie-notice:has(#cn-notice-text)` is Cookie "
+                       "Notice's", min_items=1)
     globals = _texts("JS globals its script defines (dotted paths allowed): name the CMP when the text heuristic "
-                     "found its banner (only when exactly one CMP's globals are present; `__tcfapi`, `__uspapi` "
-                     "and `__gpp` never name one)", min_items=1)
+                     "found its banner (only when exactly one CMP's globals are present; `__tcfapi`, `__uspapi`, "
+                     "`__gpp` and `__cmp` never name one). Only names specific to this CMP: `CookieConsent` is "
+                     "Cookiebot's, vanilla-cookieconsent's and cookie-consent-js's global, `Cookiebot` is "
+                     "Cookiebot's alone", min_items=1)
 
 
 class FramesSchema(Schema):
@@ -140,7 +144,8 @@ class CmpSchema(Schema):
     reject = _texts("reject-all selectors (`options.consentAction: \"reject\"`); empty: found by its label "
                     "(`words/*.json` `reject`)")
     settings = _texts("selectors of the button that opens the second layer, clicked when no reject button is shown")
-    save = _texts("second-layer \"Save\"/\"Confirm\" selectors (its toggles are off by default, so saving refuses)")
+    save = _texts("second-layer \"Save\"/\"Confirm\" selectors, clicked when it has no reject button; its "
+                  "toggles that are on (not the locked \"necessary\" ones) are switched off first")
     frames = fields.Nested(FramesSchema, load_default=None, metadata={
         "description": "`{hosts, accept, reject, settings, save}` for a CMP drawn in its own cross-site iframe"})
     cookies = _texts("names (or prefixes) of the cookies it writes to store the choice: verify the click")
@@ -169,8 +174,9 @@ class WordsSchema(Schema):
                              metadata={"description": "the language's English name, for the documentation"})
     accept = _texts("accept-button labels: a button matches when its *whole* label is one of them, so "
                     "\"Accept offer\" never matches \"accept\"", min_items=1)
-    reject = _texts("refusal words (\"reject\", \"only necessary\", \"continue without\"): a label containing one "
-                    "refuses; never clicked when accepting")
+    reject = _texts("refusal words (\"reject\", \"continue without\", and the \"accept only necessary\" phrasing: "
+                    "\"necessary\", Turkish \"sadece zorunlu\"): a label containing one refuses, even one that also "
+                    "says \"accept\"; never clicked when accepting")
     save = _texts("second-layer buttons that store the current (refused) choices; never also a reject word")
     settings = _texts("buttons that open the second layer (settings, manage, more information); never clicked "
                       "when accepting")

@@ -8,6 +8,7 @@ the ``.js`` files beside this module.
 - ``STATE`` (``state.js``): localStorage and TCF status, a CDP expression
   with ``__API__`` to fill in (``choice.state``).
 - ``SETTLE`` (``settle.js``): async, wait for running animations to end.
+- ``UNTICK`` (``untick.js``): switch a toggle off when a click missed it (``toggles``).
 - ``FRAMES`` (``frames.js``): a document's first iframes (``signals``).
 - ``SIGNALS`` (``signals.js``): async, the TCF / US Privacy / GPP answers.
 
@@ -32,5 +33,6 @@ CHECK = source("dom", "check")
 MARK = source("dom", "mark")
 STATE = source("state")
 SETTLE = source("settle")
+UNTICK = source("untick")
 FRAMES = source("frames")
 SIGNALS = source("signals")

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from tagcrawl.engine.consent.rules import CMPS
 
-from ..cmp_cases import BLOCK_STATUS, CMP_CASES, LANGUAGE_BANNERS, CmpCase, LanguageBanner
+from ..cmp_cases import BLOCK_STATUS, CMP_CASES, LANGUAGE_BANNERS, NEW_LANGUAGE_BANNERS, CmpCase, LanguageBanner
 
 CMP_DIR = Path(__file__).with_name("vendor_libs") / "cmp"
 #: The CMPs' real DOM, ``<slug>.html`` each.
@@ -31,7 +31,7 @@ MARKUP_DIR = Path(__file__).with_name("cmps")
 FRAME_MARK = "<!-- frame document"
 SITES = Path(__file__).with_name("sites")
 CASES_BY_HOST = {case.host: case for case in CMP_CASES}
-BANNERS_BY_HOST = {urlsplit(b.url).hostname: b for b in LANGUAGE_BANNERS}
+BANNERS_BY_HOST = {urlsplit(b.url).hostname: b for b in [*LANGUAGE_BANNERS, *NEW_LANGUAGE_BANNERS]}
 GLOBALS = {c.name: list(c.globals) for c in CMPS}
 HTML = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 JS = {"Content-Type": "application/javascript; charset=utf-8", "Cache-Control": "no-store"}
