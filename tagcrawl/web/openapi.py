@@ -29,7 +29,7 @@ from marshmallow import Schema
 from tagcrawl.core import schemas
 from tagcrawl.core.schemas.har import HAR_COMPONENTS
 from tagcrawl.core.schemas.readiness import READINESS_COMPONENTS
-from tagcrawl.core.types import CONDITIONS, RULE_TYPES
+from tagcrawl.core.types import CONDITIONS, RULE_TYPES, SERVICE_ERROR_CODES
 from tagcrawl.core.version import __version__
 
 OPENAPI_VERSION = "3.1.0"
@@ -78,6 +78,7 @@ ENUM_NAMES = {
     ("recaptcha", "accessDenied"): "BlockReason",
     ("queued", "running", "done", "failed"): "CrawlStatus",
     ("first", "third"): "Party",
+    SERVICE_ERROR_CODES: "ServiceErrorCode",
 }
 
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.",
@@ -181,8 +182,9 @@ def init_app(app: Flask) -> Api:
     for name, schema in COMPONENTS.items():
         try:
             spec.components.schema(name, schema=schema)
-        except DuplicateComponentNameError:  # ErrorMessage: flask-smorest registers its ERROR_SCHEMA itself
-            pass
+        except DuplicateComponentNameError:  # ErrorMessage: flask-smorest registered its ERROR_SCHEMA itself,
+            # before the field hooks above: convert it again, so that its enum (``code``) is a component too.
+            spec.components.schemas[name] = api.ma_plugin.converter.schema2jsonschema(schema)
     for name, (description, body, headers) in RESPONSES.items():
         response = {"description": description,
                     "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}
