@@ -96,6 +96,11 @@ RESPONSES = {
     "ValidationFailed": ("The body violates the schema: one `detail` entry per problem.", "HTTPValidationError", {}),
     "RateLimited": ("Rate limit exceeded.", "ErrorMessage", _RETRY_AFTER),
     "Unavailable": ("The database cannot take the request now; nothing was stored.", "ErrorMessage", _RETRY_AFTER),
+    "CrawlUnavailable": ("The service cannot crawl now (not the page's failure): `code` is `browser_unavailable`, "
+                         "`grid_unreachable`, `pool_busy` or `egress_unavailable`; retry after `Retry-After` "
+                         "seconds (docs/api.md, \"Status codes\").", "ErrorMessage", _RETRY_AFTER),
+    "CrawlDeadline": ("The crawl deadline (`TAGCRAWL_CRAWL_TIMEOUT_S`) passed before any report could be made: "
+                      "`code` is `deadline_exceeded` (docs/api.md, \"Status codes\").", "ErrorMessage", {}),
 }
 
 

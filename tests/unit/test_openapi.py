@@ -81,7 +81,7 @@ def test_security_scheme_and_secured_operations(doc):
 
 
 @pytest.mark.parametrize("method, path, statuses", [
-    ("post", "/api/v1", {"200", "401", "413", "422", "429"}),
+    ("post", "/api/v1", {"200", "401", "413", "422", "429", "503", "504"}),  # 503/504: issue 26, service failures
     ("post", "/stream/api/v1", {"204", "400", "401", "403", "413", "415", "429", "503"}),
     ("options", "/stream/api/v1", {"204", "403", "503"}),
 ])
@@ -103,7 +103,7 @@ def test_429_is_documented_exactly_on_the_rate_limited_operations(docs_app, doc)
 
 
 def test_retry_after_is_documented_on_429_and_503(doc):
-    for name in ("RateLimited", "Unavailable"):
+    for name in ("RateLimited", "Unavailable", "CrawlUnavailable"):
         assert "Retry-After" in doc["components"]["responses"][name]["headers"]
 
 
