@@ -62,7 +62,7 @@ def health():
 @bp.alt_response(503, response="CrawlUnavailable")
 @bp.alt_response(504, response="CrawlDeadline")
 def crawl(data: dict):
-    """Crawl a page (spec 4.2).  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
+    """Crawl a page (docs/api.md, "Crawl a page").  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
     refusal = url_refusal(data["url"], current_settings().allow_private_targets)
     if refusal:
