@@ -50,6 +50,9 @@ class Settings:
     webdriver_url: str | None = None
     #: Whole-crawl deadline; must stay below gunicorn's timeout (see gunicorn_conf).
     crawl_timeout_s: float = 25.0
+    #: /health/ready's browser check (binaries answer ``--version``, or the Grid's /status) is
+    #: cached per process and configuration for READY_CACHE_S seconds (0: checked every time).
+    ready_cache_s: float = 10.0
     page_load_timeout_s: float = 15.0
     #: Network-quiet wait: quiet after QUIET_MS without activity, never longer than QUIET_CAP_MS.
     quiet_ms: int = 500

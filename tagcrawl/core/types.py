@@ -17,3 +17,9 @@ DEFAULT_RULE_TYPE = "Pixel"
 PATTERN_MAX = 512
 RULES_MAX = 100
 PATH_SEGMENTS_MAX = 32
+
+#: Stable codes of a crawl the service could not make (docs/api.md, "Status codes"): the
+#: ``code`` of the ``ErrorMessage`` that ``POST /api/v1`` answers with 503 (the first four)
+#: or 504 (``deadline_exceeded``), and of the stored or webhook CrawlResponse's ``error``.
+SERVICE_ERROR_CODES = ("browser_unavailable", "grid_unreachable", "pool_busy", "egress_unavailable",
+                       "deadline_exceeded")

@@ -34,6 +34,7 @@ class CrawlContext:
         hits, datalayer, requests, cookies: what ``Collect`` gathered (kept with the crawl).
         collected: ``Collect`` ran (``collect.build`` then makes the pixels).
         notes: what was left out or cut (deadline, budgets, caps), sentences for ``message``.
+        main_request: the main document's ``(session, requestId)`` when ``Navigate`` ended, or None.
     """
 
     settings: Settings
@@ -53,6 +54,7 @@ class CrawlContext:
     cookies: list = field(default_factory=list)
     collected: bool = False
     notes: list = field(default_factory=list)
+    main_request: tuple | None = None
 
     def remaining_s(self) -> float:
         """Seconds left before the crawl deadline (may be negative)."""

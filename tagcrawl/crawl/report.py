@@ -43,10 +43,22 @@ class Button:
 
 @dataclass
 class ErrorMessage:
-    """Spec ErrorMessage: ``{"error": true, "message": "..."}``."""
+    """Spec ErrorMessage: ``{"error": true, "message": "..."}``; ``code``: the
+    stable code of a service failure (``core.types.SERVICE_ERROR_CODES``), else
+    None (left out of the answer)."""
 
     message: str
     error: bool = True
+    code: str | None = None
+
+
+@dataclass
+class RedirectHop:
+    """One HTTP redirect of the main document (tagcrawl extension): the URL
+    asked for and the 3xx status it answered (None when unknown)."""
+
+    url: str
+    status: int | None
 
 
 @dataclass
@@ -131,6 +143,12 @@ class CrawlReport:
         cookies: every cookie at the end with its consent phase, or None.
         consent: the consent compliance summary, or None.
         syncs: cookie / ID syncs found (never in ``marketing_pixels``), in first-seen order.
+        page_status: the main document's HTTP status (the last answer, after the
+            redirects), or None when it never answered.
+        final_url: the URL the main document was last asked for (after the
+            redirects), or None before it started.
+        redirects: the main document's HTTP redirect hops, in order (``[]`` without
+            redirects), or None before it started.
         failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
             not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
             (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
@@ -151,4 +169,7 @@ class CrawlReport:
     cookies: list[Cookie] | None = None
     consent: ConsentSummary | None = None
     syncs: list[Sync] = field(default_factory=list)
+    page_status: int | None = None
+    final_url: str | None = None
+    redirects: list[RedirectHop] | None = None
     failure: FailureKind | None = None

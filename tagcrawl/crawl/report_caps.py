@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tagcrawl.core.truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, SECTIONS_MAX, TEXT_MAX, URL_MAX, cut, fit,
-                          is_cut)
+from tagcrawl.core.truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, SECTIONS_MAX, TEXT_MAX,
+                                     URL_MAX, cut, fit, is_cut)
 
 _ITEM = ("vendor", "account_id", "name", "domain")
 #: ``path`` (dots between keys, ``[]`` for every item of a list) -> characters.
@@ -38,6 +38,7 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("consent.us_privacy.string", CONSENT_STRING_MAX), ("consent.gpp.gpp_string", CONSENT_STRING_MAX),
     ("consent.gpp.us_privacy", CONSENT_STRING_MAX), ("consent.gpp.applicable_sections[]", TEXT_MAX),
     ("consent.gpp.source", TEXT_MAX), ("consent.gpp.decode_error", TEXT_MAX),
+    ("finalUrl", URL_MAX), ("redirects[].url", URL_MAX),
 )
 #: ``path`` -> items kept.
 LIST_CAPS: tuple[tuple[str, int], ...] = (
@@ -45,6 +46,7 @@ LIST_CAPS: tuple[tuple[str, int], ...] = (
     ("syncs", LIST_MAX), ("syncs[].warnings", 20),
     ("cookies", LIST_MAX), ("consent.violations", LIST_MAX), ("consent.before_consent", LIST_MAX),
     ("consent.granted_before_consent", LIST_MAX), ("consent.tcf", 10), ("consent.gpp.applicable_sections", SECTIONS_MAX),
+    ("redirects", REDIRECTS_MAX),
 )
 #: Bytes of ``Settings.report_max_bytes`` kept for ``message`` (at most ``MESSAGE_MAX`` characters, 6
 #: bytes each when escaped) and the host the API view puts before the screenshot URLs.

@@ -98,8 +98,11 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
                 raise CrawlFailed(f"report error: {exc.__class__.__name__}") from exc
         report.success = report.error is None
     except CrawlFailed as exc:
-        report.error = ErrorMessage(str(exc))
+        report.error = ErrorMessage(str(exc), code=getattr(exc, "code", None))
         report.failure = kind_of(exc)  # page or service (crawl/outcome.py); not in the JSON
+        if isinstance(exc, ServiceFailed):  # the stack trace goes to the log (INFO), never into the answer
+            log.info("crawl %s: service failure (%s): %s", report.session_id, exc.code, exc,
+                     exc_info=exc.__cause__ or exc)
         ctx.hits, ctx.cookies, ctx.datalayer, ctx.requests = [], [], [], []  # kept only from a crawl that ended
         ctx.notes = []
     rules = request.get("validationRules") or []
@@ -145,9 +148,10 @@ def _crawl(ctx: CrawlContext, timings: PhaseTimings) -> None:
             timings.add("checkout", checkout)  # pool wait + health check
             _crawl_in(handle, ctx, timings)
     except PoolExhausted as exc:  # service failures: crawl/outcome.py
-        raise ServiceFailed(f"all browsers are busy: {exc}") from exc
+        raise ServiceFailed(f"all browsers are busy: {exc}", "pool_busy") from exc
     except BrowserUnavailable as exc:
-        raise ServiceFailed(f"browser unavailable: {exc}") from exc
+        raise ServiceFailed(f"browser unavailable: {exc}",
+                            "grid_unreachable" if ctx.settings.webdriver_url else "browser_unavailable") from exc
 
 
 def _collectors(ctx: CrawlContext) -> collectors.Collectors:
@@ -182,7 +186,7 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
         proxy = context_proxy(settings, proxy_for(settings.proxy_url, options.get("proxy", True) is not False,
                                                 options.get("country")))
     except (ValueError, OSError) as exc:  # a service failure (crawl/outcome.py)
-        raise ServiceFailed(f"egress proxy unavailable: {exc}") from exc
+        raise ServiceFailed(f"egress proxy unavailable: {exc}", "egress_unavailable") from exc
     watchdog = threading.Timer(max(0.0, ctx.deadline - time.monotonic()), on_deadline)
     watchdog.daemon = True
     watchdog.start()
@@ -199,7 +203,8 @@ def _crawl_in(handle, ctx: CrawlContext, timings: PhaseTimings) -> None:
         raise
     except Exception as exc:  # WebDriver, CDP, urllib3 (ChromeDriver gone), OS errors
         if expired.is_set():  # the deadline before any report: a service failure (crawl/outcome.py)
-            raise ServiceFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded") from exc
+            raise ServiceFailed(f"crawl deadline of {settings.crawl_timeout_s:g} s exceeded",
+                                "deadline_exceeded") from exc
         handle.broken = True
         # WebDriver trips over dialogs that the capture dismisses ("unexpected alert open",
         # "no dialog is showing"): with dialogs around, they are the cause.

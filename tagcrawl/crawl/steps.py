@@ -18,7 +18,8 @@ from tagcrawl.engine.consent.signals import collect_signals, notes as signal_not
 from tagcrawl.engine.capture.flush import flush_page
 from tagcrawl.crawl.collect import Collect
 from tagcrawl.crawl.context import CrawlContext, CrawlFailed, Step
-from tagcrawl.crawl.report import ErrorMessage
+from tagcrawl.core.truncation import REDIRECTS_MAX
+from tagcrawl.crawl.report import ErrorMessage, RedirectHop
 
 
 class Navigate(Step):
@@ -33,7 +34,11 @@ class Navigate(Step):
         return max(1.0, min(ctx.settings.page_load_timeout_s, ctx.remaining_s() - 1))
 
     def run(self, ctx: CrawlContext) -> None:
-        error = self._load(ctx)
+        try:
+            error = self._load(ctx)
+        finally:  # what the page answered, also when loading failed (a redirect loop, a refused hop)
+            page_outcome(ctx)
+            ctx.main_request = ctx.session.capture.document.request
         if error:
             raise CrawlFailed(error)
 
@@ -147,6 +152,42 @@ class DetectBlocking(Step):
             ctx.report.error = ErrorMessage(reason)
 
 
+def page_outcome(ctx: CrawlContext) -> None:
+    """Copy the main document's answer (``capture.document.MainDocument``) into the
+    report: ``page_status``, ``final_url``, ``redirects``.  A chain longer than
+    ``REDIRECTS_MAX`` keeps its first hops and says so in ``message``."""
+    document, report = ctx.session.capture.document, ctx.report
+    if document.request is None:
+        return
+    # An answer of the egress proxy's own (``document.error``) is no answer of the page.
+    report.page_status, report.final_url = (None if document.error else document.status), document.url
+    report.redirects = [RedirectHop(url=hop.url, status=hop.status) for hop in document.redirects]
+    note = f"redirect chain longer than {REDIRECTS_MAX} hops: {document.redirects_dropped} later hops not reported"
+    if document.redirects_dropped and note not in ctx.notes:
+        ctx.notes.append(note)
+
+
+class PageStatus(Step):
+    """What the page finally answered (after the quiet wait: a script may have
+    navigated), into the report (``page_outcome``).  A 4xx/5xx page that is not a
+    block is ``success: false`` with ``error`` "the page answered HTTP <status>";
+    the crawl goes on, so its pixels, cookies and consent are still reported.
+    Raises CrawlFailed when the main document's network error (the egress proxy's
+    answer) was only seen after ``Navigate``."""
+
+    name, phase = "page_status", "probe"
+
+    def run(self, ctx: CrawlContext) -> None:
+        page_outcome(ctx)
+        document = ctx.session.capture.document
+        error = document.error if document.request == ctx.main_request else None  # not a later navigation's
+        if error and not ctx.blocked:
+            raise CrawlFailed(Navigate._refused(ctx) or f"navigation failed: {error}")
+        status = ctx.report.page_status
+        if not ctx.blocked and ctx.report.error is None and isinstance(status, int) and status >= 400:
+            ctx.report.error = ErrorMessage(f"the page answered HTTP {status}")
+
+
 class Consent(Step):
     """Find the consent banner and apply ``options.consentAction`` (click,
     verify, fall back).  Timeout: the crawl deadline."""
@@ -201,6 +242,7 @@ SEQUENCE: tuple[Step, ...] = (
     CookiesBefore(),
     Screenshot("before"),
     DetectBlocking(),
+    PageStatus(),
     Consent(),
     WaitQuiet("quiet_after", after_consent=True),
     ConsentSignals(),

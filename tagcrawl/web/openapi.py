@@ -29,7 +29,7 @@ from marshmallow import Schema
 from tagcrawl.core import schemas
 from tagcrawl.core.schemas.har import HAR_COMPONENTS
 from tagcrawl.core.schemas.readiness import READINESS_COMPONENTS
-from tagcrawl.core.types import CONDITIONS, RULE_TYPES
+from tagcrawl.core.types import CONDITIONS, RULE_TYPES, SERVICE_ERROR_CODES
 from tagcrawl.core.version import __version__
 
 OPENAPI_VERSION = "3.1.0"
@@ -78,6 +78,7 @@ ENUM_NAMES = {
     ("recaptcha", "accessDenied"): "BlockReason",
     ("queued", "running", "done", "failed"): "CrawlStatus",
     ("first", "third"): "Party",
+    SERVICE_ERROR_CODES: "ServiceErrorCode",
 }
 
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.",
@@ -95,6 +96,11 @@ RESPONSES = {
     "ValidationFailed": ("The body violates the schema: one `detail` entry per problem.", "HTTPValidationError", {}),
     "RateLimited": ("Rate limit exceeded.", "ErrorMessage", _RETRY_AFTER),
     "Unavailable": ("The database cannot take the request now; nothing was stored.", "ErrorMessage", _RETRY_AFTER),
+    "CrawlUnavailable": ("The service cannot crawl now (not the page's failure): `code` is `browser_unavailable`, "
+                         "`grid_unreachable`, `pool_busy` or `egress_unavailable`; retry after `Retry-After` "
+                         "seconds (docs/api.md, \"Status codes\").", "ErrorMessage", _RETRY_AFTER),
+    "CrawlDeadline": ("The crawl deadline (`TAGCRAWL_CRAWL_TIMEOUT_S`) passed before any report could be made: "
+                      "`code` is `deadline_exceeded` (docs/api.md, \"Status codes\").", "ErrorMessage", {}),
 }
 
 
@@ -181,8 +187,9 @@ def init_app(app: Flask) -> Api:
     for name, schema in COMPONENTS.items():
         try:
             spec.components.schema(name, schema=schema)
-        except DuplicateComponentNameError:  # ErrorMessage: flask-smorest registers its ERROR_SCHEMA itself
-            pass
+        except DuplicateComponentNameError:  # ErrorMessage: flask-smorest registered its ERROR_SCHEMA itself,
+            # before the field hooks above: convert it again, so that its enum (``code``) is a component too.
+            spec.components.schemas[name] = api.ma_plugin.converter.schema2jsonschema(schema)
     for name, (description, body, headers) in RESPONSES.items():
         response = {"description": description,
                     "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}}}

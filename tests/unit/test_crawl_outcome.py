@@ -4,7 +4,9 @@ service's; neither shows in the CrawlResponse JSON.  With Chrome (the
 deadline, a blocked page, exit statuses): tests/browser/test_cli.py."""
 from __future__ import annotations
 
-from tagcrawl.crawl.outcome import FailureKind, ServiceFailed, failure_kind, kind_of
+import pytest
+
+from tagcrawl.crawl.outcome import FailureKind, ServiceFailed, failure_kind, kind_of, one_line, service_answer
 from tagcrawl.crawl.context import CrawlFailed
 from tagcrawl.crawl.report import CrawlReport
 from tagcrawl.crawl.service import run_crawl
@@ -29,6 +31,24 @@ def test_an_unreachable_grid_is_a_service_failure():
     assert failure_kind(outcome.report) is FailureKind.SERVICE
     assert outcome.response["error"]["message"].startswith("browser unavailable")
     assert "failure" not in outcome.response
+    assert outcome.response["error"]["code"] == "grid_unreachable"
+    assert service_answer(outcome.report) == (503, {"error": True, "message": outcome.response["error"]["message"],
+                                                    "code": "grid_unreachable"}, {"Retry-After": "30"})
+
+
+def test_a_page_failure_has_no_code_and_no_service_answer():
+    outcome = _crawl("http://127.0.0.1/", ALLOW_PRIVATE_TARGETS=False)
+    assert "code" not in outcome.response["error"]
+    assert service_answer(outcome.report) is None
+
+
+def test_service_messages_are_one_line_and_codes_are_known():
+    failed = ServiceFailed("browser unavailable: Message: session not created\nStacktrace:\n#0 0x55d5 <unknown>",
+                           "browser_unavailable")
+    assert str(failed) == "browser unavailable: Message: session not created"
+    with pytest.raises(ValueError):
+        ServiceFailed("x", "no_such_code")
+    assert one_line("\n\n  first  \nsecond") == "first"
 
 
 def test_kinds():

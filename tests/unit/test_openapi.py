@@ -81,7 +81,7 @@ def test_security_scheme_and_secured_operations(doc):
 
 
 @pytest.mark.parametrize("method, path, statuses", [
-    ("post", "/api/v1", {"200", "401", "413", "422", "429"}),
+    ("post", "/api/v1", {"200", "401", "413", "422", "429", "503", "504"}),  # 503/504: issue 26, service failures
     ("post", "/stream/api/v1", {"204", "400", "401", "403", "413", "415", "429", "503"}),
     ("options", "/stream/api/v1", {"204", "403", "503"}),
 ])
@@ -103,7 +103,7 @@ def test_429_is_documented_exactly_on_the_rate_limited_operations(docs_app, doc)
 
 
 def test_retry_after_is_documented_on_429_and_503(doc):
-    for name in ("RateLimited", "Unavailable"):
+    for name in ("RateLimited", "Unavailable", "CrawlUnavailable"):
         assert "Retry-After" in doc["components"]["responses"][name]["headers"]
 
 
@@ -263,3 +263,25 @@ def test_cli_prints_the_served_document(docs_app, doc):
     assert json.loads(printed.output) == doc
     written = runner.invoke(args=["openapi", "write", "-"])
     assert written.exit_code == 0 and json.loads(written.output) == doc
+
+
+def test_service_failures_and_the_page_outcome_are_documented(doc):
+    """Issue 26: 503/504 of the crawl carry ``ErrorMessage.code`` (the ``ServiceErrorCode`` enum);
+    the CrawlResponse documents ``pageStatus``, ``finalUrl`` and ``redirects``."""
+    from tagcrawl.core.types import SERVICE_ERROR_CODES
+
+    schemas, responses = doc["components"]["schemas"], doc["paths"]["/api/v1"]["post"]["responses"]
+    assert schemas["ServiceErrorCode"]["enum"] == list(SERVICE_ERROR_CODES)
+    assert schemas["ErrorMessage"]["properties"]["code"]["$ref"] == "#/components/schemas/ServiceErrorCode"
+    assert responses["503"] == {"$ref": "#/components/responses/CrawlUnavailable"}
+    assert responses["504"] == {"$ref": "#/components/responses/CrawlDeadline"}
+    assert "Retry-After" in doc["components"]["responses"]["CrawlUnavailable"]["headers"]
+    error = _validator(doc, "ErrorMessage")
+    assert error.is_valid({"error": True, "message": "all browsers are busy", "code": "pool_busy"})
+    assert not error.is_valid({"error": True, "message": "x", "code": "something_else"})
+    crawl = schemas["CrawlResponse"]["properties"]
+    assert {"pageStatus", "finalUrl", "redirects"} <= set(crawl)
+    assert crawl["redirects"]["maxItems"] == 20
+    assert set(schemas["Redirect"]["required"]) == {"url", "status"}
+    assert _validator(doc, "CrawlResponse").is_valid({"success": False, "pageStatus": 404, "finalUrl": "https://a/",
+                                                      "redirects": [{"url": "https://b/", "status": 301}]})

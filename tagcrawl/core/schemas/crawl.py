@@ -5,13 +5,13 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, val
 
 from tagcrawl.core.schemas.coded import CodedSchema
 from tagcrawl.core.schemas.crawl_consent import capped, kept
-from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, TEXT_MAX, URL_MAX
+from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, TEXT_MAX, URL_MAX
 from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentModeStateSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
                             GppSignalSchema, MarketingPixelSchema, PixelTcfSchema, SyncSchema, TcfSignalSchema,
                             TcfSummarySchema)
 from tagcrawl.core.schemas.common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      CappedList, HttpUrl, StrictBoolean, validate_country, validate_uuid4)
-from tagcrawl.core.types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX
+from tagcrawl.core.types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX, SERVICE_ERROR_CODES
 
 
 class OptionsSchema(CodedSchema):
@@ -91,10 +91,34 @@ class ScreenShotUrlsSchema(Schema):
 
 
 class ErrorMessageSchema(Schema):
-    """Spec ErrorMessage: ``{"error": true, "message": "..."}``."""
+    """Spec ErrorMessage: ``{"error": true, "message": "..."}``, with ``code`` when
+    the service (not the page) failed (``SERVICE_ERROR_CODES``; left out otherwise)."""
 
     error = fields.Boolean(required=True)
     message = fields.String(required=True)
+    code = fields.String(validate=validate.OneOf(SERVICE_ERROR_CODES), metadata={
+        "description": "tagcrawl extension: why the service could not crawl, a stable code. With 503 "
+                       "(`Retry-After`): `browser_unavailable` (no browser can be started), `grid_unreachable` "
+                       "(the Selenium Grid cannot be reached or gave no session), `pool_busy` (every browser "
+                       "stayed busy past the wait), `egress_unavailable` (the egress proxy could not start); "
+                       "with 504: `deadline_exceeded` (the crawl deadline passed before any report). Absent on "
+                       "other errors (docs/api.md, \"Status codes\")."})
+
+    @post_dump
+    def _absent(self, data, **_kwargs):
+        """``code`` appears only on a service failure."""
+        if data.get("code") is None:
+            data.pop("code", None)
+        return data
+
+
+class RedirectSchema(Schema):
+    """One HTTP redirect of the main document (``crawl.report.RedirectHop``)."""
+
+    url = fields.String(required=True, metadata={"description": capped(URL_MAX, "The URL that answered with a "
+                                                                                "redirect.")})
+    status = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Its HTTP status (301, 302, 303, 307, 308); null when unknown."})
 
 
 class HealthCheckResponseSchema(Schema):
@@ -134,9 +158,22 @@ class CrawlResponseSchema(Schema):
     consent = fields.Nested(ConsentReportSchema, allow_none=True,
                             metadata={"description": "Consent compliance summary."})
     syncs = fields.List(fields.Nested(SyncSchema), allow_none=True, metadata={
-        "description": kept(LIST_MAX, "Cookie and ID syncs between ad-tech parties (tagcrawl extension, issue 27), "
+        "description": kept(LIST_MAX, "Cookie and ID syncs between ad-tech parties (tagcrawl extension, docs/vendors.md), "
                                       "one per vendor, account id and partner: tracking, counted in `consent`, but "
                                       "never among `marketingPixels`."), "maxItems": LIST_MAX})
+    pageStatus = fields.Integer(allow_none=True, attribute="page_status", metadata={
+        "description": "tagcrawl extension: the HTTP status of the main document's last answer (after the "
+                       "redirects); null when it never answered (DNS failure, refused, timed out with no "
+                       "response). A 4xx or 5xx page is `success: false` with `error.message` `the page answered "
+                       "HTTP <status>`, and its pixels and cookies are still reported (docs/api.md)."})
+    finalUrl = fields.String(allow_none=True, attribute="final_url", metadata={
+        "description": capped(URL_MAX, "tagcrawl extension: the URL the main document was last asked for, after "
+                                       "its HTTP redirects and the page's own navigations; null when no "
+                                       "request started.")})
+    redirects = fields.List(fields.Nested(RedirectSchema), allow_none=True, metadata={
+        "description": f"tagcrawl extension: the main document's HTTP redirect hops, in order (`[]` without "
+                       f"redirects; null when no request started). At most {REDIRECTS_MAX} hops, Chrome's own "
+                       f"limit; `message` names a longer chain (docs/api.md).", "maxItems": REDIRECTS_MAX})
 
 
 class HTTPValidationErrorSchema(Schema):

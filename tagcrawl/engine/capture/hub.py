@@ -7,7 +7,8 @@ their small interfaces:
 - ``activity`` (``activity.Activity``): requests, JS timers, DOM mutations,
   the waits on them (``wait_quiet``...) and the capture's lock;
 - ``frames`` (``frames.FrameTracking``): frame contexts and navigations;
-- ``document`` (``document.MainDocument``): the main document's request, status, error;
+- ``document`` (``document.MainDocument``): the main document's request, status, error,
+  final URL and redirect hops;
 - ``hooks`` (``hooks.PageHooks``): the page hooks' script and messages;
 - the collectors (``engine/collectors``), which see it as ``collectors.Hub``:
   their ``add_target`` commands go to every target, CDP events to their
@@ -198,7 +199,7 @@ class NetworkCapture:
             if resource_type == "Document":
                 self.frames.navigation_started(key[1], params.get("frameId"))
             if resource_type == "Document" and params.get("frameId") == self.page_target:
-                self.document.started(key)
+                self.document.started(key, url, params.get("redirectResponse"))
 
     def _response(self, params: dict, session: str | None) -> None:
         self.document.answered((session, params.get("requestId")), params.get("response", {}))

@@ -206,7 +206,10 @@ def build_browser(settings: Settings, on_spawn=None) -> BrowserHandle:
     except BrowserUnavailable:
         raise
     except Exception as exc:
-        raise BrowserUnavailable(f"could not start Chrome: {exc.__class__.__name__}: {exc}") from exc
+        # One line: ChromeDriver's text goes on with "Stacktrace:" and native frames (kept in the cause).
+        detail = next((line.strip() for line in (getattr(exc, "msg", None) or str(exc)).splitlines() if line.strip()),
+                      "")
+        raise BrowserUnavailable(f"could not start Chrome: {exc.__class__.__name__}: {detail[:300]}") from exc
     handle = BrowserHandle(driver=driver, cdp_url="", driver_pid=service.process.pid)
     try:
         handle.cdp_url = local_cdp_url(driver)

@@ -182,7 +182,9 @@ def pool_size(settings: Settings) -> int:
 
 
 def _key(settings: Settings) -> tuple:
-    return os.getpid(), settings.webdriver_url, settings.chrome_args
+    """One pool per process and browser configuration (a different Chrome binary or
+    ChromeDriver is another configuration: its browsers are not the same)."""
+    return os.getpid(), settings.webdriver_url, settings.chrome_args, settings.chrome_binary, settings.chromedriver
 
 
 def get_pool(settings: Settings) -> BrowserPool:

@@ -24,6 +24,7 @@ from tagcrawl.core.schemas.queries import CrawlListArgsSchema, parse_rfc3339
 from tagcrawl.engine.vendors import catalog_listing
 from tagcrawl.crawl.background import ensure_started, in_web_process
 from tagcrawl.crawl.jobs import enqueue_crawl, status_response
+from tagcrawl.crawl.outcome import service_answer
 from tagcrawl.crawl.records import store_crawl
 from tagcrawl.crawl.screenshots import NAME_RE, screenshot_dir
 from tagcrawl.crawl.service import run_crawl
@@ -52,11 +53,14 @@ def health():
 @require_api_key
 @bp.arguments(CrawlRequestSchema)
 @bp.response(200, CrawlResponseSchema, description="The crawl report; `success` is false when the page could "
-                                                   "not be crawled or was blocked (see `error`).")
+                                                   "not be crawled, was blocked or answered 4xx/5xx (see `error`, "
+                                                   "`pageStatus`). A failure of the service is 503 or 504.")
 @bp.alt_response(401, response="Unauthorized")
 @bp.alt_response(413, response="PayloadTooLarge")
 @bp.alt_response(422, response="ValidationFailed")
 @bp.alt_response(429, response="RateLimited")
+@bp.alt_response(503, response="CrawlUnavailable")
+@bp.alt_response(504, response="CrawlDeadline")
 def crawl(data: dict):
     """Crawl a page (docs/api.md, "Crawl a page").  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
@@ -80,7 +84,11 @@ def crawl(data: dict):
     outcome = run_crawl(current_settings(), request_json)
     response = outcome.response  # screenShotUrls from settings only (crawl/screenshots.py), never the Host header
     store_crawl(request_json, response, g.api_key.id, outcome.requests, current_settings())
-    reply = jsonify(response)
+    failed = service_answer(outcome.report)  # the service could not crawl: 503 / 504 (crawl/outcome.py)
+    reply = jsonify(response if failed is None else failed[1])
+    if failed is not None:
+        reply.status_code = failed[0]
+        reply.headers.update(failed[2])
     reply.headers["Server-Timing"] = outcome.timings.server_timing()  # per-phase ms (docs/stealth.md)
     return reply
 

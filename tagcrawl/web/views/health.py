@@ -9,18 +9,15 @@ answers.  ``/health/ready`` says whether this instance can do its work:
 - ``stream``: ``{"batches"}``, the group commits of this worker's stream writer
   so far (one transaction per batch; rows / batches is the grouping achieved);
 - ``browsers``: this worker's pool, ``{"state", "size", "alive", "idle"}``;
-  ``state`` is ``"ok"`` when Chrome and ChromeDriver are found (local) or the
-  Selenium Grid's ``/status`` says ready (remote), else ``"unavailable"``.
-  It never starts a browser.  A busy pool is still ready (crawls queue).
+  ``state`` is ``"ok"`` when Chrome and ChromeDriver answer ``--version`` (local)
+  or the Selenium Grid's ``/status`` says ready (remote), else ``"unavailable"``
+  (``engine/chrome/availability.py``: cached ``READY_CACHE_S`` seconds, default 10).
+  It never starts a browser.  A busy pool is still ready (crawls wait, then 503 ``pool_busy``).
 
 Answer: 200 ``{"status": 200, "database": "ok", "browsers": {...}}``, or 503
 with the same shape (``status: 503``) and ``Retry-After`` when either fails.
 """
 from __future__ import annotations
-
-import json
-import shutil
-import urllib.request
 
 from flask import current_app, jsonify
 from sqlalchemy import text
@@ -35,9 +32,6 @@ bp = Blueprint("health", __name__)
 
 #: The readiness answer (200 and 503 alike): the ``Readiness`` component (``core/schemas/readiness.py``).
 READY_SCHEMA = {"$ref": "#/components/schemas/Readiness"}
-
-GRID_STATUS_TIMEOUT_S = 2.0
-
 
 def database_state() -> str:
     """``"ok"`` or ``"unavailable"`` (the session is rolled back either way)."""
@@ -54,28 +48,20 @@ def database_state() -> str:
             pass
 
 
-def _browsers_reachable(settings: Settings) -> bool:
-    from tagcrawl.engine.chrome.driver_factory import find_chrome
-
-    url = settings.webdriver_url
-    if not url:
-        return bool(find_chrome(settings)) and bool(settings.chromedriver or shutil.which("chromedriver"))
-    try:
-        with urllib.request.urlopen(url.rstrip("/") + "/status", timeout=GRID_STATUS_TIMEOUT_S) as resp:
-            return bool(json.load(resp).get("value", {}).get("ready"))
-    except (OSError, ValueError):
-        return False
-
-
 def browser_state(settings: Settings) -> dict:
     """This worker's pool: ``{"state": "ok"|"unavailable", "size", "alive", "idle"}``.
     A worker that has not crawled yet has no pool: it reports the size it will
     have, with no browser alive (the check never creates a pool)."""
     from tagcrawl.engine.chrome.pool import existing_pool, pool_size
 
+    from tagcrawl.engine.chrome.availability import browsers_unavailable
+
     pool = existing_pool(settings)
     stats = pool.stats() if pool is not None else {"alive": 0, "idle": 0}
-    return {"state": "ok" if _browsers_reachable(settings) else "unavailable",
+    reason = browsers_unavailable(settings)
+    if reason:
+        current_app.logger.warning("readiness: browsers unavailable: %s", reason)
+    return {"state": "unavailable" if reason else "ok",
             "size": pool.size if pool is not None else pool_size(settings),
             "alive": stats["alive"], "idle": stats["idle"]}
 

@@ -1,5 +1,5 @@
 """Fixture behaviours under ``/__fixture/`` on any host: status codes,
-redirects, never-ending, endless and huge responses, JSON for XHR-gated tags."""
+redirects (one hop with ``redirect-as``: chains across hosts), error pages with a tag, never-ending, endless and huge responses, JSON for XHR-gated tags."""
 from __future__ import annotations
 
 import json
@@ -62,6 +62,13 @@ def route(host, path, query, method, body, headers, web):
         return code, {"Content-Type": "text/html"}, f"<html><head><title>Status {code}</title></head><body>status {code}</body></html>"
     if name == "redirect":
         return 302, {"Location": query.get("to", "/")}, b""
+    if name == "redirect-as":  # ?code=301|302|303|307|308&to=URL: one hop of a redirect chain
+        code = int(query.get("code", "302"))
+        return (code if code in (301, 302, 303, 307, 308) else 302), {"Location": query.get("to", "/")}, b""
+    if name == "error-page":  # ?status=404|500&id=<Meta pixel id>: an error page that still carries a tag
+        code = int(query.get("status", "404"))
+        pixel_id = "".join(c for c in query.get("id", "") if c.isdigit())
+        return code, {"Content-Type": "text/html", "Cache-Control": "no-store"}, meta_page(pixel_id)
     if name == "redirect-loop":
         return 302, {"Location": "/__fixture/redirect-loop?n=" + str(int(query.get("n", 0)) + 1)}, b""
     if name == "hang":  # accept the request, never answer
