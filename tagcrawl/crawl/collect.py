@@ -61,6 +61,7 @@ def build(ctx: CrawlContext) -> None:
         banner=consent.banner, action=consent.action, verified=consent.verified,
         choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
         cmp=consent.cmp, button_text=consent.button_text, frames=ctx.frames,
-        choice_cookies=consent.stored_cookies()))
+        choice_cookies=consent.stored_cookies(),
+        stored_choice=[s.as_dict() for s in consent.stored_choice]))
     ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
     ctx.report.cookies, ctx.report.consent = part.cookies, part.consent
