@@ -100,7 +100,8 @@ def test_the_standard_collectors_record_requests_and_guard_pages():
     _request(hub, "https://a.example/p.gif")
     assert [r.url for r in found.requests.get_data(None)] == ["https://a.example/p.gif"]
     assert ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}, "S1") in hub.cdp.sent
-    assert {c.name for c in hub.collectors} == {"requests", "datalayer", "cookies", "page_size", "dialogs", "ssrf"}
+    assert {c.name for c in hub.collectors} == {"requests", "datalayer", "cookies", "page_size", "dialogs", "ssrf",
+                                                  "autoconsent"}
     assert not hub.failures
 
 
