@@ -125,8 +125,9 @@ def test_collectors_are_typed_attributes_and_the_absent_ones_are_skipped():
     found = standard()
     assert isinstance(found.requests, NetworkCollector) and isinstance(found.dialogs, DialogGuard)
     assert found.ssrf is None and found.screenshots is None
-    assert [c.name for c in found] == ["requests", "datalayer", "cookies", "page_size", "dialogs"]
-    assert [c.name for c in Collectors(dialogs=None, page_size=None)] == ["requests", "datalayer", "cookies"]
+    assert [c.name for c in found] == ["requests", "datalayer", "cookies", "page_size", "dialogs", "autoconsent"]
+    assert [c.name for c in Collectors(dialogs=None, page_size=None, autoconsent=None)] == [
+        "requests", "datalayer", "cookies"]
     assert list(Collectors.none()) == []
 
 

@@ -53,10 +53,11 @@ def await_popup(auto, deadline: float):
     return auto.popup()
 
 
-def _hidden(session, auto, frame, finding) -> bool:
+def _hidden(session, auto, frame, finding, deadline: float) -> bool:
     """The popup is gone: its rule's selectors match nothing shown, or (a code-based
-    CMP) the banner tagcrawl's scan found is not shown; unknown counts as shown."""
-    shown = auto.popup_shown(frame, 2.0)
+    CMP) the banner tagcrawl's scan found is not shown; unknown counts as shown.
+    The check waits at most 2 s, never past ``deadline``."""
+    shown = auto.popup_shown(frame, max(0.0, min(2.0, deadline - time.monotonic())))
     if shown is None and finding is not None and finding.box is not None:
         shown = _shown(session.driver, finding.box_path, finding.box, session.capture.hooks.key)
         session.driver.switch_to.default_content()
@@ -90,11 +91,11 @@ def drive(session, settings: Settings, auto, frame, finding, deadline: float, re
     result.attempts.append(f"autoconsent {frame.popup}")
     capture.wait_quiet(settings.quiet_ms, settings.quiet_cap_ms, deadline)
     _settle(session.driver, ())
-    hidden = _hidden(session, auto, frame, finding)
+    hidden = _hidden(session, auto, frame, finding, deadline)
     if not hidden and capture.wait_dom_change(time.monotonic(),
                                               min(SETTLE_MS / 1000.0, max(0.0, deadline - time.monotonic()))):
         _settle(session.driver, ())
-        hidden = _hidden(session, auto, frame, finding)
+        hidden = _hidden(session, auto, frame, finding, deadline)
     after = state(session)
     stored = written(before, after)
     found = evidence(before, after, result.cmp, hidden, stored)
