@@ -67,6 +67,10 @@ class Settings:
     flush_cap_ms: int = 2000
     #: How long a late consent banner may take to appear after load.
     consent_wait_ms: int = 10000
+    #: Run DuckDuckGo autoconsent's CMP rules first (docs/consent.md "autoconsent"); off: tagcrawl's own only.
+    autoconsent: bool = True
+    #: The service's npm data (npm/package.json); unset: ``npm/node_modules`` beside the package.
+    npm_dir: str | None = None
     #: Browsers per worker; 0: one per gunicorn thread.
     pool_size: int = 0
     driver_max_crawls: int = 50

@@ -55,13 +55,14 @@ def build(ctx: CrawlContext) -> None:
     run = match_within(ctx.requests, ctx.deadline, ctx.settings.decode_budget_bytes)
     ctx.hits = run.hits
     ctx.notes += run.notes()
-    pixels, syncs = pixels_from_hits(ctx.hits), syncs_from_hits(ctx.hits)  # issue 27: syncs are no pixels
+    pixels, syncs = pixels_from_hits(ctx.hits), syncs_from_hits(ctx.hits)  # syncs are never pixels (docs/vendors.md)
     consent = ctx.consent
     part = compliance.build(pixels, ctx.hits, ctx.cookies, ctx.request["url"], compliance.ConsentFacts(
         banner=consent.banner, action=consent.action, verified=consent.verified,
         choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
         cmp=consent.cmp, button_text=consent.button_text, frames=ctx.frames,
-        choice_cookies=consent.stored_cookies()), syncs)
+        choice_cookies=consent.stored_cookies(),
+        stored_choice=[s.as_dict() for s in consent.stored_choice]), syncs)
     ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
     ctx.report.syncs = [Sync.of(s, phase) for s, phase in zip(syncs, part.syncs)]
     ctx.report.cookies, ctx.report.consent = part.cookies, part.consent

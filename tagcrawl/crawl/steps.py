@@ -200,7 +200,8 @@ class Consent(Step):
     def run(self, ctx: CrawlContext) -> None:
         action = ctx.consent.action
         consent = ctx.consent = handle_consent(ctx.session, ctx.settings, click=action != "none",
-                                               deadline=ctx.deadline, action=action)
+                                               deadline=ctx.deadline, action=action,
+                                               auto=ctx.collectors.autoconsent)
         ctx.report.button.button_text, ctx.report.button.consent_banner = consent.button_text, consent.banner
         if consent.clicked and not consent.verified:
             ctx.report.message = (f"consent {consent.action} clicked ({', '.join(consent.attempts)}), but "

@@ -199,6 +199,14 @@ class GppSignalSchema(Schema):
                        "match the header); null when all was."})
 
 
+class StoredChoiceSchema(Schema):
+    """A key the consent click wrote: the stored choice."""
+
+    type = fields.String(validate=validate.OneOf(["cookie", "localStorage", "sessionStorage"]))
+    name = fields.String(metadata={"description": "The cookie's name or the storage key (at most 200 characters)."})
+    domain = fields.String(allow_none=True, metadata={"description": "The cookie's domain; null for storage."})
+
+
 class ConsentReportSchema(Schema):
     """The consent compliance summary of a crawl."""
 
@@ -227,5 +235,10 @@ class ConsentReportSchema(Schema):
     gpp = fields.Nested(GppSignalSchema, allow_none=True, metadata={
         "description": "GPP: from `__gpp('ping')` (with the CMP's own `parsed_sections`), else from a cookie or a "
                        "pixel's `gpp` parameter; `decoded`: its US sections decoded by tagcrawl."})
+    stored_choice = fields.List(fields.Nested(StoredChoiceSchema), metadata={
+        "description": "What the consent click wrote in the moment after it (from the click until the page settled): "
+                       "first-party cookies and the top document's localStorage and sessionStorage keys that "
+                       "appeared or changed, whatever their names, except known vendors' cookies. It is the stored "
+                       "choice: it verifies the choice and is never a violation. At most 20.", "maxItems": 20})
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 
+from tagcrawl.engine.collectors.autoconsent import AutoconsentCollector
 from tagcrawl.engine.collectors.base import Collector, Context, Hub, Target, guarded
 from tagcrawl.engine.collectors.cookies import CookieCollector
 from tagcrawl.engine.collectors.datalayer import DataLayerCollector
@@ -17,7 +18,7 @@ from tagcrawl.engine.collectors.guards import DialogGuard, PageSizeGuard, Reques
 from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.engine.collectors.screenshots import ScreenshotCollector
 
-__all__ = ["Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub",
+__all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub",
            "NetworkCollector", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "Target", "guarded",
            "standard"]
 
@@ -38,6 +39,8 @@ class Collectors:
         dialogs: dismisses JavaScript dialogs, fails a dialog storm (``guards.DialogGuard``).
         ssrf: the request guard (``guards.RequestGuard``); None when private targets are allowed.
         screenshots: before/after PNGs (``screenshots.ScreenshotCollector``).
+        autoconsent: DuckDuckGo autoconsent in every frame (``autoconsent.AutoconsentCollector``;
+            idle when ``Settings.autoconsent`` is off); the consent step drives it.
     """
 
     requests: NetworkCollector | None = field(default_factory=NetworkCollector)
@@ -47,6 +50,7 @@ class Collectors:
     dialogs: DialogGuard | None = field(default_factory=DialogGuard)
     ssrf: RequestGuard | None = None
     screenshots: ScreenshotCollector | None = None
+    autoconsent: AutoconsentCollector | None = field(default_factory=AutoconsentCollector)
 
     @classmethod
     def none(cls) -> "Collectors":

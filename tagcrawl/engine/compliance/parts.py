@@ -55,7 +55,8 @@ class ConsentSummary:
     ``[{vendor, account_id, gcs, gcd}]``; ``tcf``: ``[{source, frame, cmp_id,
     event_status, gdpr_applies, tc_string, decoded}]`` (at most 10);
     ``us_privacy``: ``{string, notice, opt_out_sale, lspa}`` or None; ``gpp``:
-    ``signals.gpp_summary`` or None.
+    ``signals.gpp_summary`` or None; ``stored_choice``: ``[{type, name,
+    domain}]``, the cookies and storage keys the consent click wrote (at most 20).
     """
 
     cmp: str | None
@@ -69,6 +70,7 @@ class ConsentSummary:
     tcf: list[dict]
     us_privacy: dict | None
     gpp: dict | None
+    stored_choice: list[dict] = field(default_factory=list)
 
 
 @dataclass

@@ -47,6 +47,8 @@ class ConsentFacts:
         frames: ``signals.collect_signals`` output.
         choice_cookies: names of the cookies in which the CMP stored the
             choice (the click's evidence): never a violation.
+        stored_choice: what the click wrote (``consent.stored``), as
+            ``[{type, name, domain}]``: the report's ``consent.stored_choice``.
     """
 
     banner: bool = False
@@ -58,6 +60,7 @@ class ConsentFacts:
     button_text: str | None = None
     frames: list = field(default_factory=list)
     choice_cookies: set = field(default_factory=set)
+    stored_choice: list = field(default_factory=list)
 
     def phase_at(self, ms: float) -> str:
         """Phase of something first seen at epoch ``ms``."""
@@ -237,7 +240,7 @@ def consent_summary(facts: ConsentFacts, pixels: list[dict], parts: list[PixelCo
         tcf=_tcf_entries(facts.frames, cookies_raw),  # at most MAX_FRAMES + the cookies; the answer keeps 10
         us_privacy=None if usp is None else {"string": usp.raw, "notice": usp.notice,
                                              "opt_out_sale": usp.opt_out_sale, "lspa": usp.lspa},
-        gpp=gpp)
+        gpp=gpp, stored_choice=list(facts.stored_choice))
 
 
 def build(pixels: list[dict], hits: list, cookies_raw: list[dict], page_url: str, facts: ConsentFacts,

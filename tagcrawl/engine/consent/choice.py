@@ -27,6 +27,7 @@ import time
 from selenium.common.exceptions import WebDriverException
 
 from tagcrawl.engine.consent import rules, scripts
+from tagcrawl.engine.consent.stored import StoredChoice, written
 from tagcrawl.engine.consent.result import BANNER_HIDDEN, TCF_COMPLETE, Evidence
 from tagcrawl.engine.consent.toggles import untick
 from tagcrawl.engine.chrome.driving import switch_frame, trusted_click
@@ -120,7 +121,8 @@ def _mark(driver, element, key: str) -> None:
 
 def state(session) -> dict:
     """Cookies (every domain, ``{(name, domain): value}``) and the top
-    document's localStorage and TCF status."""
+    document's localStorage (``storage``), sessionStorage (``session``), host
+    and TCF status (``state.js``: at most 200 keys per storage)."""
     try:  # CDP trouble here must not fail the crawl: it only weakens the evidence
         cookies = {(c.get("name"), c.get("domain")): c.get("value") for c in session.cookies()}
     except Exception:
@@ -129,7 +131,8 @@ def state(session) -> dict:
         page = session.evaluate(scripts.STATE.replace("__API__", session.capture.hooks.api())) or {}
     except Exception:
         page = {}
-    return {"cookies": cookies, "storage": page.get("storage") or {}, "tcf": page.get("tcf")}
+    return {"cookies": cookies, "storage": page.get("storage") or {}, "session": page.get("session") or {},
+            "host": page.get("host") or "", "tcf": page.get("tcf")}
 
 
 def _changed(before: dict, after: dict, names: tuple[str, ...]) -> list:
@@ -139,31 +142,39 @@ def _changed(before: dict, after: dict, names: tuple[str, ...]) -> list:
                    and consent_like(k[0] if isinstance(k, tuple) else k)}, key=str)
 
 
-def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bool) -> list[Evidence]:
+def evidence(before: dict, after: dict, cmp_name: str | None, banner_hidden: bool,
+             stored: list[StoredChoice] = ()) -> list[Evidence]:
     """What shows a click worked, from two ``state()`` snapshots: the banner
     hidden, then the consent cookies and storage entries that changed (the
     CMP's own ``cookies``/``storage`` names or prefixes, or a name matching
-    ``CONSENT_STORAGE_PATTERN``), then TCF ``useractioncomplete``; each once."""
+    ``CONSENT_STORAGE_PATTERN``), then what the click itself wrote
+    (``stored``: ``stored.written``, whatever its name), then TCF
+    ``useractioncomplete``; each once."""
     known = CMPS_BY_NAME.get(cmp_name or "")
     found = [BANNER_HIDDEN] if banner_hidden else []
     found += [Evidence("cookie", name) for name, _domain in _changed(before["cookies"], after["cookies"],
                                                                      known.cookies if known else ())]
     found += [Evidence("storage", k) for k in _changed(before["storage"], after["storage"],
                                                        known.storage if known else ())]
+    found += [Evidence("cookie" if s.type == "cookie" else "storage", s.name) for s in stored]
     if after["tcf"] == "useractioncomplete" != before["tcf"]:
         found.append(TCF_COMPLETE)
     return list(dict.fromkeys(found))
 
 
-def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, finding) -> list[Evidence]:
+def _outcome(session, initial: dict, cmp_name: str | None, banner: tuple, finding, before: dict,
+             result) -> list[Evidence]:
     """Evidence after a click: is the banner (and the layer clicked in) hidden,
-    what did the page store since ``initial``."""
+    what did the page store since ``initial``, and what did it write since
+    ``before`` (just before the click; into ``result.stored_choice``)."""
     driver, key = session.driver, session.capture.hooks.key
     hidden = not _shown(driver, banner[1], banner[0], key)
     if finding.box is not None and finding.box is not banner[0]:
         hidden = hidden and not _shown(driver, finding.box_path, finding.box, key)
     driver.switch_to.default_content()
-    return evidence(initial, state(session), cmp_name, hidden)
+    after = state(session)
+    result.stored_choice = written(before, after)
+    return evidence(initial, after, cmp_name, hidden, result.stored_choice)
 
 
 def _verified(action: str, found: list[Evidence]) -> bool:
@@ -240,11 +251,11 @@ def choose(session, settings: Settings, finding, deadline: float, result, rescan
             second = True
             finding = _rescan(capture, rescan, {"secondLayer": True}, deadline)
             continue
-        found = _outcome(session, initial, result.cmp, banner, finding)
+        found = _outcome(session, initial, result.cmp, banner, finding, before, result)
         if not _verified(result.action, found) and capture.wait_dom_change(
                 time.monotonic(), min(SETTLE_MS / 1000.0, max(0.0, deadline - time.monotonic()))):
             _settle(driver, finding.path)  # the page reacted late: look again once
-            found = _outcome(session, initial, result.cmp, banner, finding)
+            found = _outcome(session, initial, result.cmp, banner, finding, before, result)
         log.debug("consent %s %s via %s: clicked %r, evidence %s", result.action, result.cmp, result.how, label,
                   [str(e) for e in found])
         if _verified(result.action, found):

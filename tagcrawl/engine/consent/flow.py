@@ -13,6 +13,11 @@ The action is ``options.consentAction``: "accept", "reject" (the refuse
 button, through a second layer when the banner has none) or "none" (find,
 never click).  Clicking, verifying and falling back to the next candidate
 live in ``choice.py``; the scripts in ``scripts.py``; the result in ``result.py``.
+
+Before all of these, DuckDuckGo autoconsent's rule base (``auto.py``, when
+``Settings.autoconsent`` is on): when its rules found the popup and tagcrawl's
+own CMP rules did not name the banner, autoconsent makes the choice and
+tagcrawl verifies it; a choice that does not verify falls back to the layers above.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 
 from selenium.common.exceptions import WebDriverException
 
-from tagcrawl.engine.consent import rules, scripts
+from tagcrawl.engine.consent import auto as autoconsent, rules, scripts
 from tagcrawl.engine.consent.choice import choose, enter
 from tagcrawl.engine.consent.result import ConsentResult
 from tagcrawl.engine.chrome.driving import switch_frame
@@ -108,10 +113,11 @@ def back(driver, path: tuple) -> None:
 
 
 def _wait_for_banner(session, settings: Settings, deadline: float, result: ConsentResult,
-                     extra: dict) -> _Finding | None:
-    """Scan until a banner with a button is found, nothing that could draw
-    one is pending any more, or ``CONSENT_WAIT_MS`` passed; between scans,
-    wait for the next DOM change (or request, or timer) of the page."""
+                     extra: dict, auto=None) -> _Finding | None:
+    """Scan until a banner with a button is found, autoconsent (``auto``, or
+    None) found a popup, nothing that could draw one is pending any more, or
+    ``CONSENT_WAIT_MS`` passed; between scans, wait for the next DOM change
+    (or request, or timer) of the page."""
     driver, capture = session.driver, session.capture
     give_up = min(deadline, time.monotonic() + settings.consent_wait_ms / 1000.0)
     while True:
@@ -120,6 +126,7 @@ def _wait_for_banner(session, settings: Settings, deadline: float, result: Conse
         driver.switch_to.default_content()
         found = scan_frames(driver, extra)
         ready = found and (found.scan.get("button") is not None or found.scan.get("settings"))
+        ready = ready or (auto is not None and auto.available and auto.popup() is not None)
         if ready or time.monotonic() >= give_up:
             return found
         changed = capture.wait_dom_change(since, 0)
@@ -129,7 +136,7 @@ def _wait_for_banner(session, settings: Settings, deadline: float, result: Conse
             return found
 
 def handle_consent(session, settings: Settings, click: bool = True, deadline: float = 0.0,
-                   action: str | None = None) -> ConsentResult:
+                   action: str | None = None, auto=None) -> ConsentResult:
     """Find the consent banner and, unless the action is "none", click its
     accept or reject button, verify, and fall back to the next candidate.
 
@@ -140,6 +147,7 @@ def handle_consent(session, settings: Settings, click: bool = True, deadline: fl
             True means "accept", False "none").
         deadline: monotonic seconds; the search and the clicks stop there.
         action: ``options.consentAction``: "accept", "reject" or "none".
+        auto: the crawl's ``AutoconsentCollector`` (``auto.py``), or None.
     Returns:
         ConsentResult.  Never raises on page errors.
     """
@@ -148,12 +156,20 @@ def handle_consent(session, settings: Settings, click: bool = True, deadline: fl
     result = ConsentResult(action=action)
     extra = {"action": "reject"} if action == "reject" else {}
     extra["key"] = session.capture.hooks.key  # the page hooks' API (dom.js)
-    found = _wait_for_banner(session, settings, deadline, result, extra)
+    found = _wait_for_banner(session, settings, deadline, result, extra, auto)
     driver.switch_to.default_content()
+    popup = autoconsent.await_popup(auto, deadline)
+    scan = found.scan if found else {}
+    if popup is not None:
+        result.banner, result.how = True, scan.get("how") or "autoconsent"
+        result.cmp = autoconsent.cmp_name(popup.popup, scan.get("how"), scan.get("cmp"))
+        result.button_text = cut(" ".join(str(scan.get("text") or "").split()), TEXT_MAX) or None
+        if action != "none" and scan.get("how") != "cmp" and autoconsent.drive(
+                session, settings, auto, popup, found, deadline, result):
+            return result
     if not found:
         return result
-    scan = found.scan
-    result.banner, result.cmp, result.how = True, scan.get("cmp"), scan.get("how")
+    result.banner, result.cmp, result.how = True, result.cmp or scan.get("cmp"), scan.get("how")
     if scan.get("button") is None and not scan.get("settings"):
         return result
     result.button_text = cut(" ".join(str(scan.get("text") or "").split()), TEXT_MAX) or None

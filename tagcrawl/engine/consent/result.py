@@ -59,6 +59,10 @@ class ConsentResult:
             ``after_<action>``.
         cookies_at_choice: (name, domain) of the cookies present just before
             that click.
+        stored_choice: what the last click wrote (``stored.StoredChoice``:
+            cookies, localStorage and sessionStorage keys, at most
+            ``stored.MAX_STORED``): the stored choice, never a violation.
+        rules: "autoconsent" when autoconsent's rule made the choice, else "tagcrawl".
     """
 
     banner: bool = False
@@ -74,6 +78,8 @@ class ConsentResult:
     unticked: list[str] = field(default_factory=list)
     choice_ms: float | None = None
     cookies_at_choice: set = field(default_factory=set)
+    stored_choice: list = field(default_factory=list)
+    rules: str = "tagcrawl"
 
     def stored_cookies(self) -> set[str]:
         """Names of the cookies whose change verified the click (``kind`` "cookie")."""
