@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, fields
 
 #: Values of ``BACKGROUND`` (``TAGCRAWL_BACKGROUND``).
 BACKGROUND_MODES = ("threads", "process")
+#: TAGCRAWL_FETCH_GUARD values (docs/security.md, "The Fetch guard").
+FETCH_GUARD_MODES = ("auto", "all", "off")
 
 #: ``app.extensions`` key of the app's ``Settings``.
 SETTINGS_KEY = "tagcrawl.core.settings"
@@ -75,6 +77,10 @@ class Settings:
     pool_size: int = 0
     driver_max_crawls: int = 50
     allow_private_targets: bool = False
+    #: What the Fetch-domain request guard pauses (docs/security.md, "The Fetch guard"): "auto"
+    #: documents only when the egress proxy is on (it judges every connection), every request when
+    #: it is off; "all" every request; "off" none (the proxy alone; tests and benches).
+    fetch_guard: str = "auto"
     proxy_url: str | None = None
     #: Egress proxy (tagcrawl/engine/egress, docs/security.md): unset -> tagcrawl runs its own in each
     #: worker, on EGRESS_LISTEN, given to Chrome as EGRESS_HOST; a URL -> a shared one; "off" -> none.
@@ -159,6 +165,9 @@ class Settings:
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))
         object.__setattr__(self, "token_cache_s", min(float(self.token_cache_s), 60.0))
+        if self.fetch_guard not in FETCH_GUARD_MODES:
+            raise ValueError(f"TAGCRAWL_FETCH_GUARD must be one of {', '.join(FETCH_GUARD_MODES)}, "
+                             f"not {self.fetch_guard!r}")
         if self.background not in BACKGROUND_MODES:
             raise ValueError(f"TAGCRAWL_BACKGROUND must be one of {', '.join(BACKGROUND_MODES)}, "
                              f"not {self.background!r}")

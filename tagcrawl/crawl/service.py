@@ -22,7 +22,7 @@ from tagcrawl.engine.consent.flow import ConsentResult
 from tagcrawl.engine.compliance import report as compliance
 from tagcrawl.engine.chrome.driver_factory import BrowserUnavailable, kill_browser
 from tagcrawl.engine.identity.emulation import page_setup_commands, proxy_for
-from tagcrawl.engine.egress.chrome import context_proxy
+from tagcrawl.engine.egress.chrome import context_proxy, egress_mode
 from tagcrawl.engine.chrome.pool import PoolExhausted, get_pool
 from tagcrawl.engine.chrome.session import CrawlSession, SpareSettings
 from tagcrawl.core.netguard import url_refusal
@@ -157,9 +157,12 @@ def _crawl(ctx: CrawlContext, timings: PhaseTimings) -> None:
 def _collectors(ctx: CrawlContext) -> collectors.Collectors:
     """The crawl's collectors (``collectors.standard``), each ``init``-ed."""
     settings = ctx.settings
-    guard = None if settings.allow_private_targets else (lambda url: url_refusal(url, False))
+    proxied = egress_mode(settings) != "off"
+    guarded = not settings.allow_private_targets and not (settings.fetch_guard == "off" and proxied)
+    guard = (lambda url: url_refusal(url, False)) if guarded else None
     out = collectors.standard(guard=guard, page_max_bytes=settings.page_max_bytes,
-                              save_screenshot=lambda png: save_screenshot(settings, png))
+                              save_screenshot=lambda png: save_screenshot(settings, png),
+                              guard_documents_only=proxied and settings.fetch_guard == "auto")
     for collector in out:
         collectors.guarded(collector, ctx.failures, "init", collector.init, ctx)
     return out

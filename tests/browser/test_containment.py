@@ -61,6 +61,15 @@ def guarded(fixture_web, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def proxy_only(fixture_web, tmp_path_factory):
+    """Private targets refused, the Fetch guard off: the egress proxy and Chrome's settings alone."""
+    config = make_config(fixture_web, tmp_path_factory, "containment-proxy-only", ALLOW_PRIVATE_TARGETS=False,
+                         FETCH_GUARD="off")
+    yield config
+    get_pool(settings(config)).shutdown()
+
+
+@pytest.fixture(scope="module")
 def allowed(fixture_web, tmp_path_factory):
     config = make_config(fixture_web, tmp_path_factory, "containment-allowed", ALLOW_PRIVATE_TARGETS=True)
     yield config
@@ -90,12 +99,10 @@ def test_attack_does_not_reach_the_internal_listener(guarded, fixture_web, victi
 @pytest.mark.slow
 @pytest.mark.parametrize("host", HOSTS)
 @pytest.mark.parametrize("name", SPECULATION + SIGNALLED)
-def test_proxy_and_chrome_settings_hold_without_the_fetch_guard(guarded, fixture_web, victim, name, host,
-                                                                monkeypatch):
-    from tagcrawl.crawl import service
-
-    monkeypatch.setattr(service, "url_refusal", lambda url, allow_private=False: None)
-    hits, _response = attack(guarded, fixture_web, victim, name, host)
+def test_proxy_and_chrome_settings_hold_without_the_fetch_guard(proxy_only, fixture_web, victim, name, host):
+    # TAGCRAWL_FETCH_GUARD=off: no request pauses in the Fetch domain (the default,
+    # "auto", pauses only documents behind the proxy: test_attack_does_not_reach_...).
+    hits, _response = attack(proxy_only, fixture_web, victim, name, host)
     assert hits == []
 
 

@@ -186,3 +186,28 @@ def test_the_session_is_used_in_a_with_block_its_opening_and_closing_timed():
         with timings.around("browser", failing):
             raise KeyError("step")
     assert failing.calls == ["open", ("close", KeyError)]
+
+
+def test_the_fetch_guard_pauses_only_documents_behind_the_egress_proxy():
+    from tagcrawl.core.settings import Settings
+    from tagcrawl.crawl.context import CrawlContext
+    from tagcrawl.crawl.service import _collectors
+    from tagcrawl.engine.collectors.guards import FETCH_ENABLE, FETCH_ENABLE_DOCUMENTS
+
+    def guard_commands(**overrides):
+        ctx = CrawlContext.__new__(CrawlContext)
+        ctx.settings, ctx.failures, ctx.options = Settings(**overrides), [], {}
+        ctx.deadline = time.monotonic() + 30
+        guard = _collectors(ctx).ssrf
+        return None if guard is None else guard.add_target(None)
+
+    assert guard_commands() == [FETCH_ENABLE_DOCUMENTS]  # owned proxy, "auto"
+    assert guard_commands(fetch_guard="all") == [FETCH_ENABLE]
+    assert guard_commands(egress_proxy_url="off") == [FETCH_ENABLE]  # no proxy: every request pauses
+    assert guard_commands(egress_proxy_url="off", fetch_guard="off") == [FETCH_ENABLE]  # never unguarded
+    assert guard_commands(fetch_guard="off") is None
+    assert guard_commands(allow_private_targets=True) is None
+    with pytest.raises(ValueError, match="TAGCRAWL_FETCH_GUARD"):
+        Settings(fetch_guard="some")
+    assert FETCH_ENABLE_DOCUMENTS[1]["patterns"] == [{"urlPattern": "*", "resourceType": "Document",
+                                                      "requestStage": "Request"}]

@@ -62,14 +62,15 @@ class Collectors:
 
 
 def standard(guard: Callable[[str], str | None] | None = None, page_max_bytes: int | None = None,
-             save_screenshot: Callable[[bytes], str] | None = None) -> Collectors:
+             save_screenshot: Callable[[bytes], str] | None = None, guard_documents_only: bool = False) -> Collectors:
     """The collectors of one crawl.
 
     Args:
         guard: the SSRF guard ``fn(url) -> reason | None``; None: no request guard.
+        guard_documents_only: the guard pauses only documents (``guards.RequestGuard``).
         page_max_bytes: main-document size cap (bytes); None or 0: no cap.
         save_screenshot: ``fn(png) -> URL``; None: no screenshot collector.
     """
     return Collectors(page_size=PageSizeGuard(page_max_bytes),
-                      ssrf=RequestGuard(guard) if guard is not None else None,
+                      ssrf=RequestGuard(guard, guard_documents_only) if guard is not None else None,
                       screenshots=ScreenshotCollector(save_screenshot) if save_screenshot is not None else None)

@@ -1,9 +1,12 @@
 """Guards: collectors that protect the crawl rather than record the page.
 
 - ``RequestGuard`` (``ssrf``): with a guard function (``netguard.url_refusal``),
-  every request of every target pauses at the Fetch "Request" stage and is
+  the requests of every target pause at the Fetch "Request" stage and are
   decided off the CDP reader thread (the guard may resolve DNS); a refused
-  one is failed with ``BlockedByClient``;
+  one is failed with ``BlockedByClient``.  Behind the egress proxy (the
+  boundary for every connection, docs/security.md) only documents pause:
+  navigations of the page and its frames, redirects included, so that a
+  refused page gets its reason; without the proxy, every request does;
 - ``PageSizeGuard`` (``page_size``): counts the main document's bytes and
   stops loading past ``PAGE_MAX_BYTES``;
 - ``DialogGuard`` (``dialogs``): dismisses every JavaScript dialog; past
@@ -17,8 +20,13 @@ from dataclasses import dataclass, field
 
 from tagcrawl.engine.collectors.base import Collector, Context, Target
 
-#: Pauses every request of a target for the request guard.
+#: Pauses every request of a target for the request guard (no egress proxy).
 FETCH_ENABLE = ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
+#: Pauses only document requests (navigations of the page and its frames, each
+#: redirect hop included): the egress proxy judges every connection, the guard
+#: only names the reason when the page itself is refused.
+FETCH_ENABLE_DOCUMENTS = ("Fetch.enable", {"patterns": [{"urlPattern": "*", "resourceType": "Document",
+                                                         "requestStage": "Request"}]})
 #: JavaScript dialogs (alert, confirm, prompt) one crawl tolerates; past it the
 #: page is hostile: its script is terminated and the crawl fails.
 DIALOG_LIMIT = 20
@@ -38,20 +46,23 @@ class RequestGuard(Collector):
 
     Args:
         guard: ``fn(url) -> reason | None`` (may block on DNS).
+        documents_only: pause only document requests (the egress proxy is on
+            and judges the rest); False: every request.
     ``get_data`` -> ``Refusals``.
     """
 
     name = "ssrf"
 
-    def __init__(self, guard: Callable[[str], str | None]):
+    def __init__(self, guard: Callable[[str], str | None], documents_only: bool = False):
         super().__init__()
         self.guard = guard
+        self.documents_only = documents_only
         self.refusals = Refusals()
         self._executor: ThreadPoolExecutor | None = None
         self.events = {"Fetch.requestPaused": self._paused}
 
     def add_target(self, target: Target) -> list:
-        return [FETCH_ENABLE]
+        return [FETCH_ENABLE_DOCUMENTS if self.documents_only else FETCH_ENABLE]
 
     def _paused(self, params: dict, session: str | None) -> None:
         if self._executor is None:
