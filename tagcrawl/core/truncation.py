@@ -41,6 +41,9 @@ MESSAGE_MAX = 4096
 DATALAYER_STRING_MAX = 4096
 #: Items: marketing pixels, cookies, each consent list (violations, before_consent, granted_before_consent).
 LIST_MAX = 1000
+#: ``thirdParties`` entries (tagcrawl/engine/parties/attribution.py), and registrable domains per entry.
+THIRD_PARTIES_MAX = 500
+THIRD_PARTY_DOMAINS_MAX = 20
 #: GPP ``applicable_sections`` entries.
 SECTIONS_MAX = 64
 #: GPP ``parsed_sections`` (what the page's CMP decoded itself): sections kept, values (nodes) per

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from tagcrawl.engine.collectors.screenshots import Screenshots
 from tagcrawl.engine.compliance.parts import ConsentSummary, Cookie, PixelConsent
+from tagcrawl.engine.parties.attribution import ThirdParty
 
 
 class FailureKind(enum.Enum):
@@ -60,6 +61,9 @@ class MarketingPixel:
         consent: phase of the first hit (``compliance.report.PHASES``).
         consent_mode: Google pixels: the distinct Consent Mode states, or None (left out of the answer).
         tcf: TCF parameters the hits carried, or None (left out of the answer).
+        recognised: ``"catalog"`` (a catalog entry matched) or ``"heuristic"`` (the generic beacon
+            detector, ``engine/beacons``).
+        organisation: third-party-web's organisation of the pixel's first hit's host, or None.
     """
 
     vendor: str | None
@@ -69,16 +73,29 @@ class MarketingPixel:
     consent: str | None = None
     consent_mode: list[dict] | None = None
     tcf: dict | None = None
+    recognised: str = "catalog"
+    organisation: str | None = None
 
     @classmethod
     def of(cls, pixel: dict, consent: PixelConsent | None = None) -> "MarketingPixel":
-        """From a ``vendors.pixels_from_hits`` entry ``{vendor, account_id, page, warnings}``
-        and its consent part (``compliance.report.build``)."""
+        """From a ``vendors.pixels_from_hits`` entry ``{vendor, account_id, page, warnings}`` (plus
+        ``recognised`` and ``organisation`` when set) and its consent part (``compliance.report.build``)."""
         out = cls(vendor=pixel.get("vendor"), account_id=pixel.get("account_id"), page=pixel.get("page"),
-                  warnings=list(pixel.get("warnings") or []))
+                  warnings=list(pixel.get("warnings") or []), recognised=pixel.get("recognised") or "catalog",
+                  organisation=pixel.get("organisation"))
         if consent is not None:
             out.consent, out.consent_mode, out.tcf = consent.phase, consent.consent_mode, consent.tcf
         return out
+
+
+@dataclass
+class ThirdPartyData:
+    """Which dataset attributed ``thirdParties``: ``loaded`` False when it was missing (the list is then
+    empty; docs/third-parties.md)."""
+
+    source: str = "third-party-web"
+    version: str | None = None
+    loaded: bool = False
 
 
 @dataclass
@@ -100,6 +117,8 @@ class CrawlReport:
         message: a note (unverified consent click) or the error's message.
         cookies: every cookie at the end with its consent phase, or None.
         consent: the consent compliance summary, or None.
+        third_parties: every third party contacted or holding a cookie (``engine/parties``), or None.
+        third_party_data: the dataset behind ``third_parties``, or None when not reached.
         failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
             not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
             (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
@@ -119,4 +138,6 @@ class CrawlReport:
     message: str | None = None
     cookies: list[Cookie] | None = None
     consent: ConsentSummary | None = None
+    third_parties: list[ThirdParty] | None = None
+    third_party_data: ThirdPartyData | None = None
     failure: FailureKind | None = None

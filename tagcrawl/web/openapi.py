@@ -47,6 +47,7 @@ COMPONENTS = {
     "CrawlRequest": schemas.CrawlRequestSchema,
     "ButtonAttributes": schemas.ButtonAttributesSchema,
     "MarketingPixel": schemas.MarketingPixelSchema,
+    "ThirdParty": schemas.ThirdPartySchema,
     "ValidationResult": schemas.ValidationResultSchema,
     "ScreenShotUrls": schemas.ScreenShotUrlsSchema,
     "CrawlResponse": schemas.CrawlResponseSchema,
@@ -78,6 +79,8 @@ ENUM_NAMES = {
     ("recaptcha", "accessDenied"): "BlockReason",
     ("queued", "running", "done", "failed"): "CrawlStatus",
     ("first", "third"): "Party",
+    ("catalog", "heuristic"): "PixelRecognition",
+    ("third-party-web",): "ThirdPartySource",
 }
 
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.",

@@ -166,7 +166,8 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
 
 
 def _items(pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie], phase: str) -> list[dict]:
-    items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id")}
+    items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id"),
+              **({"recognised": "heuristic"} if p.get("recognised") == "heuristic" else {})}
              for p, part in zip(pixels, parts) if part.phase == phase]
     items += [{"type": "cookie", "vendor": c.vendor, "name": c.name, "domain": c.domain}
               for c in cookies if c.phase == phase and not c.stores_consent]
