@@ -102,14 +102,16 @@ def test_the_catalog_wins_on_its_requests_and_its_domains():
     assert match_requests([ga]) and run([ga, other]).hits == []
 
 
-def test_the_organisation_comes_from_third_party_web_and_cdn_hosts_name_no_vendor():
+def test_the_organisation_comes_from_third_party_web_cdn_hosts_name_no_vendor_and_cmps_are_no_tags():
     index = entities.EntityIndex(loaded=True, exact={},
                                  wildcard={"longtail.example": entities.Entity("Longtail Stats", "Longtail Inc",
                                                                                "analytics"),
                                            "cloudfront.example": entities.Entity("Amazon CloudFront", "Amazon",
-                                                                                 "cdn")})
+                                                                                 "cdn"),
+                                           "cmp.example": entities.Entity("Some CMP", "CMP Inc", "consent-provider")})
     reqs = [beacon("https://eu.longtail.example/i", {"writeKey": KEY, "event": "page"}),
-            beacon("https://d1.cloudfront.example/i", {"writeKey": KEY, "event": "page"}, ts=2)]
+            beacon("https://d1.cloudfront.example/i", {"writeKey": KEY, "event": "page"}, ts=2),
+            beacon("https://log.cmp.example/consent", {"configId": KEY, "url": PAGE, "event": "reject"}, ts=3)]
     result = run(reqs, index=index)
     assert pixels(result) == {(HEURISTIC_PREFIX + "Longtail Stats", KEY),
                               (HEURISTIC_PREFIX + "d1.cloudfront.example", KEY)}

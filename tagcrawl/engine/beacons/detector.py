@@ -17,7 +17,8 @@ A request is a heuristic beacon when all of these hold (``features.py``):
 The catalog is the precise path and wins: a request a catalog pattern matched
 is never looked at, nor is any request to a registrable domain or a
 third-party-web entity where the catalog matched a request.  Chrome's own
-requests are never beacons (``parties.hosts.chrome_own``).
+requests are never beacons (``parties.hosts.chrome_own``), nor are a consent
+provider's (third-party-web category ``consent-provider``: they log the choice).
 
 Beacons are grouped by vendor: the third-party-web entity of the host when it
 knows it (not a ``cdn`` or ``hosting`` one: there the host is the group), else
@@ -59,6 +60,8 @@ HEURISTIC_PREFIX = "heuristic:"
 REQUESTS_MAX = 5000
 #: third-party-web categories whose entity is a host of other people's code, not a vendor of beacons.
 HOSTING = frozenset({"cdn", "hosting"})
+#: third-party-web categories never reported: a consent provider's requests log the choice, they are no tag.
+NOT_VENDORS = frozenset({"consent-provider"})
 #: Vendors (groups) kept, per crawl; accounts reported per vendor.
 GROUPS_MAX = 200
 ACCOUNTS_MAX = 10
@@ -175,6 +178,8 @@ def detect(requests: Iterable[Request], catalog_hits: Iterable[Hit], page_url: s
             entity = index.lookup(host)
             if site in sites or (entity is not None and entity.name in entities):
                 continue
+            if entity is not None and entity.category in NOT_VENDORS:
+                continue  # a CMP logging the visitor's choice is no tag
             if entity is not None and entity.category in HOSTING:
                 entity, site = None, host  # a CDN or host's domain names its customer's collector, not a vendor
             group = entity.name if entity is not None else site if third else host
