@@ -1,6 +1,6 @@
 """The short human summary ``flask crawl`` prints without ``--json``: the
 outcome, the pixels (vendor, account id, consent phase), consent, cookies,
-rules and errors, read from the CrawlResponse dict (spec 2.4)."""
+rules and errors, read from the CrawlResponse dict (docs/api.md)."""
 from __future__ import annotations
 
 

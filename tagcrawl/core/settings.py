@@ -134,12 +134,12 @@ class Settings:
     ratelimit_storage_url: str = "memory://"
     #: Python logging level of the service's own loggers.
     log_level: str = "INFO"
-    #: Caller input and addresses (issue 24; docs/security.md, "Caller input: counts before items").
+    #: Caller input and addresses (docs/security.md, "Caller input: counts before items").
     #: The service's public base URL, ``scheme://host[:port][/prefix]``: screenshot URLs are absolute
     #: with it (``<PUBLIC_URL>/screenshots/<name>``) when SCREENSHOT_URL is unset; unset, they are the
     #: path ``/screenshots/<name>``.  Never taken from the request's Host header (the caller's choice).
     public_url: str | None = None
-    # -- Work after the page, and the report's size (issue 24; docs/security.md "Work after the deadline,
+    # -- Work after the page, and the report's size (docs/security.md, "Work after the deadline,
     # and the report's size").  DECODE_BUDGET_BYTES: request data (URL + body) handed to the body and
     # parameter decoders per crawl; a request that does not fit is matched on its URL's host and path
     # only.  CAPTURE_MAX_BYTES: request data (URL + body) a crawl keeps in memory; past it a request is

@@ -1,10 +1,11 @@
-"""The typed result of one crawl: ``CrawlReport`` (spec 2.4 CrawlResponse).
+"""The typed result of one crawl: ``CrawlReport`` (the CrawlResponse of docs/api.md).
 
 The steps (``steps.py``) and the collectors (``tagcrawl/engine/collectors``) fill its
 fields; ``CrawlResponseSchema`` (``core/schemas/crawl.py``) dumps it into the JSON
-answer, mapping the snake_case attributes to the spec's camelCase names.  No
-dict is passed around and changed: the answer is the dump, made once
-(``CrawlOutcome.response``).
+answer, mapping the snake_case attributes to the documented camelCase names.
+The answer is that dump, made once (``CrawlOutcome.response``); the screenshot
+URLs in it are built from settings before the dump (``crawl/screenshots.py``),
+so no layer above rewrites the answer.
 """
 from __future__ import annotations
 

@@ -22,10 +22,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
-try:  # provided by the vendor catalog; resolves keys, display names, aliases
-    from tagcrawl.engine.vendors import find_vendor
-except ImportError:  # pragma: no cover - catalog not available yet
-    find_vendor = None  # type: ignore[assignment]
+from tagcrawl.engine.vendors import find_vendor  # resolves keys, display names, aliases
 
 from tagcrawl.crawl.globs import pattern_matches, to_text  # noqa: F401 (public here)
 from tagcrawl.core.types import (CONDITIONS, DEFAULT_CONDITION, DEFAULT_RULE_TYPE, PATH_SEGMENTS_MAX, PATTERN_MAX,  # noqa: E402,F401
@@ -74,7 +71,7 @@ def _vendor_matcher(vendor: str) -> Callable[[Any], bool]:
     wanted = vendor.strip()
     names = {wanted.casefold()}
     catalog_key = None
-    if find_vendor is not None and wanted:
+    if wanted:
         try:
             catalog_key = getattr(find_vendor(wanted), "key", None)
         except Exception:  # noqa: BLE001 - fall back to the hit's own names

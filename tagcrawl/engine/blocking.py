@@ -30,9 +30,11 @@ class BlockPage:
     """Fingerprint of a vendor's block page.
 
     ``title``/``text``/``markup`` are regular expressions over the lower-case
-    title, visible text and HTML.  ``rule`` says what else must hold:
-    "status" (HTTP 403/429/503), "status_or_short", "short", "title" (the title
-    alone is enough with a marker).  ``captcha_kind``: the page is a CAPTCHA
+    title, visible text and HTML; the markup must always match.  ``rule`` says
+    what else must hold: "akamai" (HTTP 403, or the title on a short page),
+    "status_or_short" (the title or wording on HTTP 403/429/503 or a short
+    page), "short" (a short page), "title" (the title alone),
+    "status_or_captcha" (HTTP 403/429, or a visible CAPTCHA of ``captcha_kind``).  ``captcha_kind``: the page is a CAPTCHA
     wall (``recaptcha``) when a CAPTCHA of that kind is visible on it.
     """
 

@@ -169,7 +169,7 @@ def init_app(app: Flask) -> Api:
     """Create the app's ``Api`` (before any blueprint is registered with ``register``).
 
     The document is not served by flask-smorest (no ``OPENAPI_URL_PREFIX``):
-    ``docs_blueprint`` serves it with its own Swagger UI page.
+    ``web/views/docs.py`` serves it with its own Swagger UI page.
     """
     app.config.update(API_TITLE="tagcrawl", API_VERSION=__version__, OPENAPI_VERSION=OPENAPI_VERSION)
     api = Api(app, spec_kwargs={"info": {

@@ -1,4 +1,4 @@
-"""marshmallow schemas for every resource of spec.md section 2, and more.
+"""marshmallow schemas for every resource of the API (docs/api.md), crawl, stream and the rest.
 
 Shared by the ``crawl`` and ``stream`` blueprints and by the OpenAPI document.
 Load schemas validate request bodies; the response schemas document (and dump)

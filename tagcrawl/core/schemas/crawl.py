@@ -1,4 +1,4 @@
-"""Crawl side, spec 2.1-2.4: the CrawlRequest and CrawlResponse schemas."""
+"""Crawl side: the CrawlRequest and CrawlResponse schemas."""
 from __future__ import annotations
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, validate, validates_schema

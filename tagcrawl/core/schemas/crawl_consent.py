@@ -1,4 +1,4 @@
-"""Crawl side, spec 2.4 (and tagcrawl's extensions): the parts of a CrawlResponse
+"""Crawl side: the parts of a CrawlResponse
 that report pixels, cookies and consent.  Values a page supplies are capped
 (``tagcrawl/core/truncation.py``, ``crawl/report_caps.py``; docs/api.md "Truncated
 values"): each description says its cap."""
@@ -77,7 +77,7 @@ class MarketingPixelSchema(Schema):
     page = fields.String(allow_none=True, metadata={"description": capped(URL_MAX, "URL of the frame that sent "
                                                                                    "the pixel's first hit.")})
     warnings = fields.List(fields.String(), metadata={
-        "description": "Why the account id is unusual for the vendor (tagcrawl extension, issue 19); empty when it "
+        "description": "Why the account id is unusual for the vendor (tagcrawl extension, docs/vendors.md); empty when it "
                        "looks normal. Sentences: `account id has <n> characters; <ids> have <m>`, `account id lacks "
                        "the \"<prefix>\" prefix of <ids>`, `account id does not match the format of <ids> (example: "
                        "<id>)`, `account id looks like a placeholder`, `account id looks like a test id`, `account id "

@@ -1,4 +1,4 @@
-"""Response bodies of the endpoints beyond spec.md (documented in the OpenAPI
+"""Response bodies of the endpoints beyond the crawl and stream resources (documented in the OpenAPI
 document, see ``openapi.py``); dump-only, never used to load requests."""
 from __future__ import annotations
 

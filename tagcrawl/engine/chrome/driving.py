@@ -45,7 +45,7 @@ def trusted_click(driver, cdp, page_session: str | None, path: tuple, element, e
         driver: the WebDriver, switched to the element's frame.
         cdp: the crawl's ``CDPConnection``; ``page_session``: the top page's session id.
         path: iframe elements from the top document down to the element's frame (at most a few).
-        enter: ``enter(driver, path) -> bool`` (``consent_choice.enter``): switch to a frame path.
+        enter: ``enter(driver, path) -> bool`` (``engine.consent.choice.enter``): switch to a frame path.
     Returns:
         True when the events were sent; False when the element has no box, is
         covered, a frame is gone or Chrome refused (the driver is back in the

@@ -4,7 +4,8 @@ Every catalog entry carries an :class:`IdFormat`.  A raw value found in a
 request (query parameter, path segment, form/JSON body field, script URL) is
 passed through :meth:`IdFormat.normalise`, which returns the canonical id
 (e.g. ``"AW-123456789"``, ``"G-ABC123XYZ9"``, ``"DC-1234567"``) or ``None``
-when the value does not have the vendor's format.  The matcher drops hits
+when the value does not have the vendor's format.
+
 An id outside its vendor's usual format is still reported, exactly as sent
 (stripped of surrounding white space), and :func:`id_warnings` says what is
 unusual about it (see "Warning vocabulary" below and ``docs/vendors.md``):

@@ -16,7 +16,7 @@ Decoding a request into hit candidates is ``request_context.py``; reading a
 source spec's value (``p:id``, ``json:...``) from a candidate is
 ``sources.py``; the match decision and the id/event policy are here.
 
-Id policy (issue 19): recognition (host, path, parameter shape, ``require``)
+Id policy (docs/vendors.md, "Ids as sent, and their warnings"): recognition (host, path, parameter shape, ``require``)
 decides the vendor; the account id is then reported as sent.  A well-formed
 id is put in its canonical form (``AW-`` prefix, case); an id outside the
 vendor's :class:`~tagcrawl.engine.vendors.ids.IdFormat` (or not fitting the source's

@@ -58,7 +58,7 @@ def health():
 @bp.alt_response(422, response="ValidationFailed")
 @bp.alt_response(429, response="RateLimited")
 def crawl(data: dict):
-    """Crawl a page (spec 4.2).  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
+    """Crawl a page (docs/api.md, "Crawl a page").  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
     refusal = url_refusal(data["url"], current_settings().allow_private_targets)
     if refusal:
