@@ -136,3 +136,16 @@ def test_a_huge_json_payload_is_walked_within_its_node_bound():
     doc = {"writeKey": KEY, "event": "page", "items": [{"k": i} for i in range(100_000)]}
     leaves = list(features._leaves(doc))
     assert len(leaves) < features.NODES_MAX
+
+
+def test_the_vendor_pages_look_alikes_are_no_heuristic_pixels():
+    """tests/support/vendor_pages.py LOOKALIKES: requests shaped like pixels that must not be
+    reported (on a vendor's own host, the catalog decides; first-party shapes without page context)."""
+    from tests.support.vendor_pages import LOOKALIKES, LOOKALIKES_URL
+
+    reqs = [Request(url=c.url, method="GET" if c.body is None else "POST", post_data=c.body,
+                    resource_type=c.send, frame_url=LOOKALIKES_URL, timestamp=i,
+                    headers={"Content-Type": c.content_type} if c.content_type else {})
+            for i, c in enumerate(LOOKALIKES)]
+    found = detect(reqs, match_requests(reqs), LOOKALIKES_URL, entities.load(), time.monotonic() + 30, 10 ** 8)
+    assert found.hits == []

@@ -15,8 +15,10 @@ A request is a heuristic beacon when all of these hold (``features.py``):
    ``pid``, ``apikey``, ``configId``, ``website``, ``token``, ``id`` ...).
 
 The catalog is the precise path and wins: a request a catalog pattern matched
-is never looked at, nor is any request to a registrable domain or a
-third-party-web entity where the catalog matched a request.  Chrome's own
+is never looked at, nor is any request to a host a catalog pattern is anchored
+on (``vendors.owns_host``: there a request the catalog did not match is a
+look-alike), or to a registrable domain or a third-party-web entity where the
+catalog matched a request.  Chrome's own
 requests are never beacons (``parties.hosts.chrome_own``), nor are a consent
 provider's (third-party-web category ``consent-provider``: they log the choice).
 
@@ -24,7 +26,7 @@ Beacons are grouped by vendor: the third-party-web entity of the host when it
 knows it (not a ``cdn`` or ``hosting`` one: there the host is the group), else
 the registrable domain (third party) or the host (first party).  A request
 whose only identifiers are generic keys (``id``, ``token``, ``key``, ``tid``)
-needs an event or two kinds of page context.
+needs page context and an event, or two kinds of page context.
 The **account id** of a group is the value of its best identifier key that is
 stable (one value) across the group's requests: specific keys (``writeKey``)
 before generic ones (``id``), top level before nested, then the key carried by
@@ -49,6 +51,7 @@ from tagcrawl.core.registrable import registrable_domain
 from tagcrawl.engine.beacons.features import Payload, norm, read_payload, shape
 from tagcrawl.engine.parties.entities import EntityIndex
 from tagcrawl.engine.parties.hosts import Party, chrome_own, host_of
+from tagcrawl.engine.vendors import owns_host
 from tagcrawl.engine.vendors.bounded import request_cost
 from tagcrawl.engine.vendors.budget import decode_budget
 from tagcrawl.engine.vendors.request_context import RequestContext
@@ -176,7 +179,7 @@ def detect(requests: Iterable[Request], catalog_hits: Iterable[Hit], page_url: s
                 continue
             site = registrable_domain(host)
             entity = index.lookup(host)
-            if site in sites or (entity is not None and entity.name in entities):
+            if site in sites or (entity is not None and entity.name in entities) or owns_host(host):
                 continue
             if entity is not None and entity.category in NOT_VENDORS:
                 continue  # a CMP logging the visitor's choice is no tag
@@ -197,8 +200,8 @@ def detect(requests: Iterable[Request], catalog_hits: Iterable[Hit], page_url: s
                 continue
             if not payload.ids or not (payload.context or payload.event):
                 continue
-            if min(r for _, _, r in payload.ids) >= 2 and not (payload.event or len(payload.context) >= 2):
-                continue  # a generic key (``id``, ``token``) needs an event or two kinds of page context
+            if min(r for _, _, r in payload.ids) >= 2 and len(payload.context) + bool(payload.event) < 2:
+                continue  # a generic key (``id``, ``token``): page context and an event, or two kinds of context
             groups.setdefault(group, []).append(_Beacon(req, payload))
             names[group] = (group, entity.organisation if entity is not None else None)
     for group, beacons in groups.items():
