@@ -91,7 +91,7 @@ class MarketingPixelSchema(Schema):
     recognised = fields.String(validate=validate.OneOf(["catalog", "heuristic"]), metadata={
         "description": "`catalog`: a catalog entry matched its requests; `heuristic`: the generic beacon detector "
                        "found a beacon no catalog entry describes (vendor: the third-party-web entity, else the "
-                       "domain; account id: the identifier stable across its requests; docs/vendors.md)."})
+                       "domain; account id: the identifier stable across its requests; docs/third-parties.md)."})
     organisation = fields.String(allow_none=True, metadata={"description": capped(
         TEXT_MAX, "third-party-web's organisation of the host of its first request; null when unknown.")})
 

@@ -1,6 +1,6 @@
 """The generic beacon detector: beacons that no catalog entry describes,
 reported as pixels marked ``"recognised": "heuristic"`` (``detector.py``;
-what a request must be and carry: ``features.py``; docs/vendors.md "Beacons
+what a request must be and carry: ``features.py``; docs/third-parties.md "Beacons
 the catalog does not know")."""
 from tagcrawl.engine.beacons.detector import HEURISTIC_PREFIX, BeaconRun, detect
 
