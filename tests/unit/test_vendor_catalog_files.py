@@ -33,7 +33,8 @@ ORDER_BEFORE_THE_FILES = (
 
 
 def test_catalog_order_is_the_order_before_the_files():
-    assert tuple(v.key for v in CATALOG) == ORDER_BEFORE_THE_FILES
+    """The vendors of that time keep their match order; vendors added since (issue 27) fall in between."""
+    assert tuple(v.key for v in CATALOG if v.key in ORDER_BEFORE_THE_FILES) == ORDER_BEFORE_THE_FILES
 
 
 def test_one_file_per_vendor_named_after_its_key():

@@ -63,8 +63,10 @@ def _cases():
         if len(accounts) != 1 or case.vendor in seen:
             continue
         [account] = accounts
+        auth = case.headers.get("Authorization", "")
+        user = base64.b64decode(auth[6:]).decode() if auth.startswith("Basic ") else ""  # other schemes: TD1 <key>
         raw = next((f for f in _raw_forms(case, account) if f in case.url or (case.body or "").find(f) >= 0
-                    or f in base64.b64decode((case.headers.get("Authorization", "Basic ")[6:] or "")).decode()), None)
+                    or f in user), None)
         if raw is None or "/" in raw or "," in raw:
             continue
         seen.add(case.vendor)

@@ -252,8 +252,8 @@ def kill_browser(handle: BrowserHandle, graceful: bool = True) -> None:
     for pid in pids:
         try:
             psutil.Process(pid).wait(timeout=2)
-        except (psutil.Error, psutil.TimeoutExpired):
-            pass
+        except (psutil.Error, psutil.TimeoutExpired, OSError):  # OSError: gone between the check and
+            pass                                                 # psutil's pidfd_open (a race)
     if not graceful:
         try:
             handle.driver.service.stop()  # local only: closes pipes

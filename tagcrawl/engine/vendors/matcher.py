@@ -7,7 +7,12 @@ Algorithm for one request:
    (:class:`~tagcrawl.engine.vendors.request_context.RequestContext`);
 2. try every pattern that has a ``host`` regex (catalog order), then every
    host-less (first-party) pattern; the first vendor whose pattern matches
-   and yields at least one valid hit wins (a request belongs to one vendor);
+   and yields at least one valid hit wins (a request belongs to one vendor).
+   A host-less pattern is skipped on a host that other vendors own (their
+   host-anchored event patterns match the host): a protocol that
+   several vendors speak (Segment, Snowplow, Matomo) is named by the host
+   that receives it, and its generic shape is used only when no vendor owns
+   the host (a true first-party proxy or collector);
 3. for a matching pattern, decode the body lazily (form / JSON / lines /
    embedded base64 JSON), expand batch items (``split``), check ``require``,
    extract and normalise the account id(s) and the event name.
@@ -38,7 +43,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from tagcrawl.engine.vendors import decode
-from tagcrawl.engine.vendors.model import Pattern, Vendor
+from tagcrawl.engine.vendors.model import Pattern, Vendor, library_load
 from tagcrawl.engine.vendors.request_context import Candidate, RequestContext, candidates
 from tagcrawl.engine.vendors.ids import MAX_ID_LENGTH, id_warnings
 from tagcrawl.engine.vendors.sources import FLAGS, MISMATCH, SourceSpec, compile_spec, first_value, resolve
@@ -60,6 +65,10 @@ class CompiledPattern:
         require: ``((spec, regex), ...)`` from ``Pattern.require``.
         ids, events: parsed ``Pattern.ids`` / ``Pattern.events`` specs
             (:class:`~tagcrawl.engine.vendors.sources.SourceSpec`).
+        owns_host: a host-anchored pattern of events (no library load, no
+            configuration fetch): a host it matches is the vendor's
+            collection host, where other vendors' host-less patterns are
+            not tried.
     """
 
     vendor: Vendor
@@ -69,6 +78,7 @@ class CompiledPattern:
     require: tuple[tuple[SourceSpec, re.Pattern], ...]
     ids: tuple[SourceSpec, ...]
     events: tuple[SourceSpec, ...]
+    owns_host: bool = False
 
 
 #: A bounded repetition (``{32}``, ``{6,16}``) in a regex source.
@@ -121,6 +131,7 @@ def compile_catalog(catalog: Iterable[Vendor]) -> tuple[CompiledPattern, ...]:
                 tuple((compile_spec(s), re.compile(rx, FLAGS)) for s, rx in p.require),
                 tuple(compile_spec(s) for s in id_specs),
                 tuple(compile_spec(s) for s in p.events),
+                bool(p.host) and not p.config and not library_load(p.path),
             )
             (with_host if p.host else without).append(c)
     return tuple(with_host + without)
@@ -236,7 +247,8 @@ def match_with(compiled: tuple[CompiledPattern, ...], req: Request, decode_param
     Returns:
         the hits of the first pattern that yields any (one
         :class:`~tagcrawl.engine.vendors.types.Hit` per candidate and account id),
-        or ``[]``.  Never raises.
+        or ``[]``; a host-less pattern is not tried on a host that only
+        other vendors own (``CompiledPattern.owns_host``).  Never raises.
     """
     if isinstance(req.method, str) and req.method.upper() in _NO_HIT_METHODS:
         return []
@@ -244,7 +256,15 @@ def match_with(compiled: tuple[CompiledPattern, ...], req: Request, decode_param
         ctx = RequestContext(req, decode_params)
     except Exception:
         return []
+    owners: set[str] = set()  # vendors whose collection host this is (host-anchored patterns come first)
     for c in compiled:
+        if c.host is not None:
+            if not c.host.search(ctx.host):
+                continue
+            if c.owns_host:
+                owners.add(c.vendor.key)
+        elif owners and c.vendor.key not in owners:
+            continue  # a shared protocol (Segment, Snowplow, Matomo) is named by the host that receives it
         try:
             hits = _match_one(c, ctx)
         except Exception:  # defensive: garbage input must never raise

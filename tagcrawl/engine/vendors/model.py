@@ -30,6 +30,7 @@ by :func:`tagcrawl.engine.vendors.browser_patterns`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tagcrawl.engine.vendors.ids import IdFormat
@@ -40,8 +41,10 @@ CATEGORIES = (
     "affiliate",
     "analytics",
     "customer data platform",
+    "customer success",
     "marketing automation",
     "optimization",
+    "performance monitoring",
     "session replay",
     "tag manager",
 )
@@ -123,3 +126,26 @@ def host_re(*domains: str) -> str:
     ``host_re("facebook.com")`` -> ``(?:^|\\.)(?:facebook\\.com)$``."""
     alts = "|".join(d.replace(".", r"\.") for d in domains)
     return rf"(?:^|\.)(?:{alts})$"
+
+
+def library_load(path: str | None) -> bool:
+    """True for a pattern path that only matches script files (``...\\.js$``).
+
+    Loading a vendor's library is not an event: these patterns are left out of
+    the browser tag (scripts are not among the requests it observes) and do
+    not make their host the vendor's collection host (``matcher.py``).
+    """
+    if not path or not re.search(r"\\\.js\)?\$$", path):
+        return False
+    depth, i = 0, 0
+    while i < len(path):  # an alternative at the top level may match more than scripts
+        if path[i] == "\\":
+            i += 1
+        elif path[i] in "([":
+            depth += 1
+        elif path[i] in ")]":
+            depth -= 1
+        elif path[i] == "|" and depth == 0:
+            return False
+        i += 1
+    return True

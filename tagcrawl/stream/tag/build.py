@@ -25,6 +25,7 @@ import rjsmin
 
 from tagcrawl.core.version import __version__
 from tagcrawl.engine.vendors import CATALOG
+from tagcrawl.engine.vendors.model import library_load
 
 
 TEMPLATE = Path(__file__).with_name("template.js")
@@ -61,28 +62,6 @@ class RenderedTag:
 
 
 # --- the vendor table ------------------------------------------------------------------
-
-def library_load(path: str | None) -> bool:
-    """True for a pattern path that only matches script files (``...\\.js$``).
-
-    Loading a vendor's library is not an event, and scripts are not among the
-    requests the tag observes: these patterns are left out of the tag.
-    """
-    if not path or not re.search(r"\\\.js\)?\$$", path):
-        return False
-    depth, i = 0, 0
-    while i < len(path):  # an alternative at the top level may match more than scripts
-        if path[i] == "\\":
-            i += 1
-        elif path[i] in "([":
-            depth += 1
-        elif path[i] in ")]":
-            depth -= 1
-        elif path[i] == "|" and depth == 0:
-            return False
-        i += 1
-    return True
-
 
 def _host(regex: str | None) -> str:
     if not regex:

@@ -38,7 +38,8 @@
   // spec, regex...).  Host is "" (any host), "=" (the previous pattern's), a
   // list of domains "a.com|b.net" (with their subdomains) or a regex.  The
   // other control characters stand for strings of the dictionary.  Patterns
-  // with a host are tried first, as the crawler does.
+  // with a host are tried first, as the crawler does, and host-less ones only
+  // on hosts that no other vendor's pattern names.
   let $cache = {}, $re = $s => $cache[$s] || ($cache[$s] = new RegExp($s)), $list = $s => $s ? $s.split("\x1e") : [];
   let $dict = __TAGCRAWL_DICTIONARY__;
   for (let $line of String.raw`__TAGCRAWL_VENDORS__`.replace(/[\x01-\x08\x0b\x0c\x0e-\x1d]/g, $c => $dict[$c.charCodeAt(0)]).split("\n")) {
@@ -244,7 +245,9 @@
     let $t0 = performance.now(), $a = new URL($href, d.baseURI), $host = $a.hostname, $t;
     $m = ("" + ($m || "GET")).toUpperCase();
     if (!/^https?:$/.test($a.protocol) || $m == "OPTIONS" || $a.origin + $a.pathname == $stream.origin + $stream.pathname) return [];
-    let $cands = $patterns.filter($c => (!$c.h || $c.h.test($host)) && (!$c.p || $c.p.test($a.pathname)));
+    // A host-less pattern is not tried on a host that only other vendors' patterns name (matcher.py).
+    let $own = $hosted.filter($c => $c.h.test($host)).map($c => $c.n);
+    let $cands = $patterns.filter($c => ($c.h ? $c.h.test($host) : !$own[0] || $own.includes($c.n)) && (!$c.p || $c.p.test($a.pathname)));
     if (!$cands[0]) return [];
     $t = $text($body);
     if ($t && $t.then) {

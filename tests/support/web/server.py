@@ -9,6 +9,8 @@ Routing, by ``Host`` and path:
 - ``sites/<host>/<path>``: static files (``index.html`` for a directory);
 - ``npm_cdn.py``: published npm packages as ``cdn.jsdelivr.net``/``unpkg.com`` serve them;
 - ``sdk_endpoints.py``: configuration and ingestion endpoints of the vendors whose real SDKs run here;
+- ``longtail_endpoints.py``: the few more the long-tail consent pages need (``longtail/truth.json``);
+- ``holdout/endpoints.py``: the hold-out pages and their vendors' endpoints (measured by ``bench/long_tail.py`` only);
 - ``vendors.py``: emulated vendor endpoints (libraries and beacon endpoints);
 - ``/__fixture/...``: behaviours (status codes, redirects, slow and endless responses).
 Every request is recorded in ``FixtureWeb.log`` (host, method, path, body).
@@ -24,7 +26,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from . import behaviours, cmp_pages, compliance_pages, npm_cdn, sdk_endpoints, snippet_pages, vendors
+from . import (behaviours, cmp_pages, compliance_pages, longtail_endpoints, npm_cdn, sdk_endpoints, snippet_pages,
+               vendors)
+from .holdout import endpoints as holdout_endpoints
 
 HERE = Path(__file__).parent
 SITES = HERE / "sites"
@@ -51,7 +55,8 @@ class _Handler(BaseHTTPRequestHandler):
             web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
         for route in (behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route,
-                      sdk_endpoints.route, vendors.route, web.extra_route):
+                      sdk_endpoints.route, longtail_endpoints.route, holdout_endpoints.route, vendors.route,
+                      web.extra_route):
             if route is None:
                 continue
             answer = route(host, parts.path, query, self.command, body, self.headers, web)
