@@ -37,12 +37,14 @@ def test_the_pinned_dataset_is_read_from_npm_and_matches_hosts_as_its_js_api_doe
 
 def test_a_missing_dataset_is_a_warning_and_an_empty_list(tmp_path, caplog):
     logger = logging.getLogger(entities.__name__)
-    logger.addHandler(caplog.handler)  # the app's logging setup may stop propagation
+    logger.addHandler(caplog.handler)  # the app's logging setup may stop propagation or disable the logger
+    disabled, logger.disabled = logger.disabled, False
     try:
         with caplog.at_level(logging.WARNING, logger=entities.__name__):
             index = entities.load(tmp_path)
     finally:
         logger.removeHandler(caplog.handler)
+        logger.disabled = disabled
     assert not index.loaded and index.lookup("www.google-analytics.com") is None
     assert "third-party-web dataset not available" in caplog.text
     result = attribute([req("https://www.google-analytics.com/analytics.js")], [], [], PAGE, index,
