@@ -161,6 +161,11 @@ class Settings:
     decode_budget_bytes: int = 16 * 1024 * 1024
     capture_max_bytes: int = 64 * 1024 * 1024
     report_max_bytes: int = 2 * 1024 * 1024
+    #: The service's npm directory (``npm/node_modules`` of the checkout when unset): third-party-web's
+    #: entities for ``thirdParties`` (docs/third-parties.md).  GENERIC_BEACONS: report beacons no catalog
+    #: entry describes as ``"recognised": "heuristic"`` pixels (tagcrawl/engine/beacons; off for the bench).
+    npm_dir: str | None = None
+    generic_beacons: bool = True
 
     def __post_init__(self):
         object.__setattr__(self, "chrome_args", tuple(self.chrome_args or ()))

@@ -43,6 +43,9 @@ DATALAYER_STRING_MAX = 4096
 LIST_MAX = 1000
 #: HTTP redirect hops of the main document (``redirects``): Chrome follows at most 20.
 REDIRECTS_MAX = 20
+#: ``thirdParties`` entries (tagcrawl/engine/parties/attribution.py), and registrable domains per entry.
+THIRD_PARTIES_MAX = 500
+THIRD_PARTY_DOMAINS_MAX = 20
 #: GPP ``applicable_sections`` entries.
 SECTIONS_MAX = 64
 #: GPP ``parsed_sections`` (what the page's CMP decoded itself): sections kept, values (nodes) per

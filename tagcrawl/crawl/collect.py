@@ -1,17 +1,22 @@
 """The end of a crawl: ``Collect`` (the last step: every collector's
 ``post_load`` and ``get_data``, with the browser) and ``build`` (after the
 browser is released: pixels and ID syncs from the requests
-(``vendors.match_within``, within the crawl deadline and decode budget) and
-the consent compliance report into the ``CrawlReport``)."""
+(``vendors.match_within``, within the crawl deadline and decode budget, then
+the generic beacon detector ``engine/beacons``), the consent compliance report
+and the third parties (``engine/parties``) into the ``CrawlReport``)."""
 from __future__ import annotations
 
 from tagcrawl.engine.chrome.cdp import CDPError
 from tagcrawl.engine.collectors import guarded
 from tagcrawl.engine.collectors.cookies import CookieJar
 from tagcrawl.engine.compliance import report as compliance
+from tagcrawl.engine.beacons import BeaconRun, detect
+from tagcrawl.engine.parties import entities
+from tagcrawl.engine.parties.attribution import attribute
+from tagcrawl.engine.parties.hosts import host_of
 from tagcrawl.engine.vendors import match_within, pixels_from_hits, syncs_from_hits
 from tagcrawl.crawl.context import CrawlContext, Step
-from tagcrawl.crawl.report import MarketingPixel, Sync
+from tagcrawl.crawl.report import MarketingPixel, Sync, ThirdPartyData
 
 
 class Collect(Step):
@@ -40,29 +45,57 @@ class Collect(Step):
         ctx.collected = True
 
 
+def _pixels(hits: list, recognised: str, index: entities.EntityIndex) -> list[dict]:
+    """``pixels_from_hits(hits)``, each with ``recognised`` and the third-party-web
+    ``organisation`` of its vendor's first hit's host.  Linear in the hits."""
+    first: dict[str, str] = {}
+    for h in hits:
+        first.setdefault(h.vendor_name, h.url)
+    out = pixels_from_hits(hits)
+    for pixel in out:
+        entity = index.lookup(host_of(first.get(pixel["vendor"])))
+        pixel["recognised"], pixel["organisation"] = recognised, entity.organisation if entity else None
+    return out
+
+
 def build(ctx: CrawlContext) -> None:
-    """Pixels and the consent report from what ``Collect`` gathered.
+    """Pixels, the consent report and the third parties from what ``Collect`` gathered.
 
     Matching runs within ``ctx.deadline`` (checked before each request) and
-    ``Settings.decode_budget_bytes`` (``vendors.bounded``); what it had to
-    leave out goes to ``ctx.notes`` ("deadline reached while matching: 37 of
-    150 requests matched").  The rest is linear in the hits (at most
-    ``bounded.MAX_HITS``), pixels and cookies.  Does nothing when ``Collect``
-    did not run.
+    ``Settings.decode_budget_bytes`` (``vendors.bounded``); the generic beacon
+    detector (``Settings.generic_beacons``) after it, within the same deadline
+    and what is left of the budget; what they had to leave out goes to
+    ``ctx.notes`` ("deadline reached while matching: 37 of 150 requests
+    matched").  The rest is linear in the hits (at most ``bounded.MAX_HITS``),
+    pixels, requests and cookies.  third-party-web's entities are read once per
+    process (``parties.entities.load``).  Does nothing when ``Collect`` did not run.
     """
     if not ctx.collected:
         return
     run = match_within(ctx.requests, ctx.deadline, ctx.settings.decode_budget_bytes)
     ctx.hits = run.hits
     ctx.notes += run.notes()
-    pixels, syncs = pixels_from_hits(ctx.hits), syncs_from_hits(ctx.hits)  # syncs are never pixels (docs/vendors.md)
+    syncs = syncs_from_hits(ctx.hits)  # syncs are never pixels (docs/vendors.md)
+    index = entities.load(ctx.settings.npm_dir)
+    beacons = BeaconRun()
+    if ctx.settings.generic_beacons:
+        beacons = detect(ctx.requests, ctx.hits, ctx.request["url"], index, ctx.deadline,
+                         max(0, ctx.settings.decode_budget_bytes - run.decoded_bytes))
+        ctx.notes += beacons.notes()
+    pixels = _pixels(ctx.hits, "catalog", index) + _pixels(beacons.hits, "heuristic", index)
+    every_hit = ctx.hits + beacons.hits
     consent = ctx.consent
-    part = compliance.build(pixels, ctx.hits, ctx.cookies, ctx.request["url"], compliance.ConsentFacts(
+    facts = compliance.ConsentFacts(
         banner=consent.banner, action=consent.action, verified=consent.verified,
         choice_ms=consent.choice_ms, cookies_at_choice=consent.cookies_at_choice,
         cmp=consent.cmp, button_text=consent.button_text, frames=ctx.frames,
         choice_cookies=consent.stored_cookies(),
-        stored_choice=[s.as_dict() for s in consent.stored_choice]), syncs)
+        stored_choice=[s.as_dict() for s in consent.stored_choice])
+    part = compliance.build(pixels, every_hit, ctx.cookies, ctx.request["url"], facts, syncs)
     ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
     ctx.report.syncs = [Sync.of(s, phase) for s, phase in zip(syncs, part.syncs)]
     ctx.report.cookies, ctx.report.consent = part.cookies, part.consent
+    parties = attribute(ctx.requests, ctx.cookies, every_hit, ctx.request["url"], index, facts.phase_at)
+    ctx.report.third_parties = parties.parties
+    ctx.report.third_party_data = ThirdPartyData(version=index.version, loaded=index.loaded)
+    ctx.notes += parties.notes()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from tagcrawl.engine.collectors.screenshots import Screenshots
 from tagcrawl.engine.compliance.parts import ConsentSummary, Cookie, PixelConsent
+from tagcrawl.engine.parties.attribution import ThirdParty
 
 
 class FailureKind(enum.Enum):
@@ -73,6 +74,9 @@ class MarketingPixel:
         consent: phase of the first hit (``compliance.report.PHASES``).
         consent_mode: Google pixels: the distinct Consent Mode states, or None (left out of the answer).
         tcf: TCF parameters the hits carried, or None (left out of the answer).
+        recognised: ``"catalog"`` (a catalog entry matched) or ``"heuristic"`` (the generic beacon
+            detector, ``engine/beacons``).
+        organisation: third-party-web's organisation of the pixel's first hit's host, or None.
     """
 
     vendor: str | None
@@ -82,13 +86,16 @@ class MarketingPixel:
     consent: str | None = None
     consent_mode: list[dict] | None = None
     tcf: dict | None = None
+    recognised: str = "catalog"
+    organisation: str | None = None
 
     @classmethod
     def of(cls, pixel: dict, consent: PixelConsent | None = None) -> "MarketingPixel":
-        """From a ``vendors.pixels_from_hits`` entry ``{vendor, account_id, page, warnings}``
-        and its consent part (``compliance.report.build``)."""
+        """From a ``vendors.pixels_from_hits`` entry ``{vendor, account_id, page, warnings}`` (plus
+        ``recognised`` and ``organisation`` when set) and its consent part (``compliance.report.build``)."""
         out = cls(vendor=pixel.get("vendor"), account_id=pixel.get("account_id"), page=pixel.get("page"),
-                  warnings=list(pixel.get("warnings") or []))
+                  warnings=list(pixel.get("warnings") or []), recognised=pixel.get("recognised") or "catalog",
+                  organisation=pixel.get("organisation"))
         if consent is not None:
             out.consent, out.consent_mode, out.tcf = consent.phase, consent.consent_mode, consent.tcf
         return out
@@ -96,7 +103,7 @@ class MarketingPixel:
 
 @dataclass
 class Sync:
-    """One cookie / ID sync (issue 27): tracking between ad-tech parties, reported
+    """One cookie / ID sync: tracking between ad-tech parties, reported
     apart from the pixels (``vendors.syncs_from_hits``; ``SyncSchema``).
 
     Attributes:
@@ -121,6 +128,16 @@ class Sync:
         """From a ``vendors.syncs_from_hits`` entry and its phase (``compliance.report.build``)."""
         return cls(vendor=sync.get("vendor"), account_id=sync.get("account_id"), partner=sync.get("partner"),
                    page=sync.get("page"), warnings=list(sync.get("warnings") or []), consent=phase)
+
+
+@dataclass
+class ThirdPartyData:
+    """Which dataset attributed ``thirdParties``: ``loaded`` False when it was missing (the list is then
+    empty; docs/third-parties.md)."""
+
+    source: str = "third-party-web"
+    version: str | None = None
+    loaded: bool = False
 
 
 @dataclass
@@ -149,6 +166,8 @@ class CrawlReport:
             redirects), or None before it started.
         redirects: the main document's HTTP redirect hops, in order (``[]`` without
             redirects), or None before it started.
+        third_parties: every third party contacted or holding a cookie (``engine/parties``), or None.
+        third_party_data: the dataset behind ``third_parties``, or None when not reached.
         failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
             not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
             (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
@@ -172,4 +191,6 @@ class CrawlReport:
     page_status: int | None = None
     final_url: str | None = None
     redirects: list[RedirectHop] | None = None
+    third_parties: list[ThirdParty] | None = None
+    third_party_data: ThirdPartyData | None = None
     failure: FailureKind | None = None

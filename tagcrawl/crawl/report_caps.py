@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tagcrawl.core.truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, SECTIONS_MAX, TEXT_MAX,
-                                     URL_MAX, cut, fit, is_cut)
+                                     THIRD_PARTIES_MAX, THIRD_PARTY_DOMAINS_MAX, URL_MAX, cut, fit, is_cut)
 
 _ITEM = ("vendor", "account_id", "name", "domain")
 #: ``path`` (dots between keys, ``[]`` for every item of a list) -> characters.
@@ -25,6 +25,7 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("url", URL_MAX), ("error.message", MESSAGE_MAX), ("button.button_text", TEXT_MAX),
     ("marketingPixels[].vendor", TEXT_MAX), ("marketingPixels[].account_id", TEXT_MAX),
     ("marketingPixels[].page", URL_MAX), ("marketingPixels[].warnings[]", TEXT_MAX),
+    ("marketingPixels[].organisation", TEXT_MAX),
     ("marketingPixels[].consent_mode[].gcs", TEXT_MAX), ("marketingPixels[].consent_mode[].gcd", TEXT_MAX),
     ("marketingPixels[].tcf.gdpr", TEXT_MAX), ("marketingPixels[].tcf.gdpr_consent", CONSENT_STRING_MAX),
     ("syncs[].vendor", TEXT_MAX), ("syncs[].account_id", TEXT_MAX), ("syncs[].partner", TEXT_MAX),
@@ -39,6 +40,8 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("consent.gpp.us_privacy", CONSENT_STRING_MAX), ("consent.gpp.applicable_sections[]", TEXT_MAX),
     ("consent.gpp.source", TEXT_MAX), ("consent.gpp.decode_error", TEXT_MAX),
     ("finalUrl", URL_MAX), ("redirects[].url", URL_MAX),
+    *((f"thirdParties[].{key}", TEXT_MAX) for key in ("organisation", "entity", "category")),
+    ("thirdParties[].domains[]", TEXT_MAX),
 )
 #: ``path`` -> items kept.
 LIST_CAPS: tuple[tuple[str, int], ...] = (
@@ -47,6 +50,7 @@ LIST_CAPS: tuple[tuple[str, int], ...] = (
     ("cookies", LIST_MAX), ("consent.violations", LIST_MAX), ("consent.before_consent", LIST_MAX),
     ("consent.granted_before_consent", LIST_MAX), ("consent.tcf", 10), ("consent.gpp.applicable_sections", SECTIONS_MAX),
     ("redirects", REDIRECTS_MAX),
+    ("thirdParties", THIRD_PARTIES_MAX), ("thirdParties[].domains", THIRD_PARTY_DOMAINS_MAX),
 )
 #: Bytes of ``Settings.report_max_bytes`` kept for ``message`` (at most ``MESSAGE_MAX`` characters, 6
 #: bytes each when escaped) and the host the API view puts before the screenshot URLs.

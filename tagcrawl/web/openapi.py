@@ -47,6 +47,7 @@ COMPONENTS = {
     "CrawlRequest": schemas.CrawlRequestSchema,
     "ButtonAttributes": schemas.ButtonAttributesSchema,
     "MarketingPixel": schemas.MarketingPixelSchema,
+    "ThirdParty": schemas.ThirdPartySchema,
     "ValidationResult": schemas.ValidationResultSchema,
     "ScreenShotUrls": schemas.ScreenShotUrlsSchema,
     "CrawlResponse": schemas.CrawlResponseSchema,
@@ -79,6 +80,8 @@ ENUM_NAMES = {
     ("queued", "running", "done", "failed"): "CrawlStatus",
     ("first", "third"): "Party",
     SERVICE_ERROR_CODES: "ServiceErrorCode",
+    ("catalog", "heuristic"): "PixelRecognition",
+    ("third-party-web",): "ThirdPartySource",
 }
 
 _RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.",

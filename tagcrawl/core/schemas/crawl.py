@@ -5,7 +5,8 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, val
 
 from tagcrawl.core.schemas.coded import CodedSchema
 from tagcrawl.core.schemas.crawl_consent import capped, kept
-from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, TEXT_MAX, URL_MAX
+from tagcrawl.core.schemas.crawl_parties import ThirdPartyDataSchema, ThirdPartySchema
+from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, TEXT_MAX, THIRD_PARTIES_MAX, URL_MAX
 from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentModeStateSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
                             GppSignalSchema, MarketingPixelSchema, PixelTcfSchema, SyncSchema, TcfSignalSchema,
                             TcfSummarySchema)
@@ -174,6 +175,12 @@ class CrawlResponseSchema(Schema):
         "description": f"tagcrawl extension: the main document's HTTP redirect hops, in order (`[]` without "
                        f"redirects; null when no request started). At most {REDIRECTS_MAX} hops, Chrome's own "
                        f"limit; `message` names a longer chain (docs/api.md).", "maxItems": REDIRECTS_MAX})
+    thirdParties = fields.List(fields.Nested(ThirdPartySchema), allow_none=True, attribute="third_parties", metadata={
+        "description": kept(THIRD_PARTIES_MAX, "Every third party the page contacted or that holds a cookie, "
+                                               "attributed to its organisation by third-party-web, first contacted "
+                                               "first (docs/third-parties.md)."), "maxItems": THIRD_PARTIES_MAX})
+    thirdPartyData = fields.Nested(ThirdPartyDataSchema, allow_none=True, attribute="third_party_data", metadata={
+        "description": "The dataset behind `thirdParties`; `loaded` false: it is missing and the list is empty."})
 
 
 class HTTPValidationErrorSchema(Schema):

@@ -88,6 +88,12 @@ class MarketingPixelSchema(Schema):
         "description": "Google pixels: each distinct Consent Mode state its hits declared, with the phase (at most "
                        "10).", "maxItems": 10})
     tcf = fields.Nested(PixelTcfSchema, metadata={"description": "TCF parameters carried by the pixel's hits."})
+    recognised = fields.String(validate=validate.OneOf(["catalog", "heuristic"]), metadata={
+        "description": "`catalog`: a catalog entry matched its requests; `heuristic`: the generic beacon detector "
+                       "found a beacon no catalog entry describes (vendor: the third-party-web entity, else the "
+                       "domain; account id: the identifier stable across its requests; docs/third-parties.md)."})
+    organisation = fields.String(allow_none=True, metadata={"description": capped(
+        TEXT_MAX, "third-party-web's organisation of the host of its first request; null when unknown.")})
 
     @post_dump
     def _absent(self, data, **_kwargs):
@@ -145,6 +151,8 @@ class ConsentItemSchema(Schema):
     account_id = fields.String(allow_none=True)
     name = fields.String()
     domain = fields.String()
+    recognised = fields.String(validate=validate.OneOf(["catalog", "heuristic"]), metadata={
+        "description": "Present, `heuristic`, on a pixel the generic beacon detector found (absent: the catalog's)."})
 
 
 class TcfSignalSchema(Schema):

@@ -171,7 +171,8 @@ def cookie_entries(cookies: list[dict], page_url: str, facts: ConsentFacts) -> l
 
 def _items(pixels: list[dict], parts: list[PixelConsent], cookies: list[Cookie], phase: str,
            syncs: tuple = ()) -> list[dict]:
-    items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id")}
+    items = [{"type": "pixel", "vendor": p.get("vendor"), "account_id": p.get("account_id"),
+              **({"recognised": "heuristic"} if p.get("recognised") == "heuristic" else {})}
              for p, part in zip(pixels, parts) if part.phase == phase]
     items += [{"type": "sync", "vendor": s.get("vendor"), "account_id": s.get("account_id")}
               for s, sync_phase in syncs if sync_phase == phase]

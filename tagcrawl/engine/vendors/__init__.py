@@ -27,6 +27,7 @@ generic: ``matcher.py`` (match decision, id policy) over
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
@@ -44,7 +45,7 @@ __all__ = [
     "CATALOG", "CATEGORIES", "DecodeBudget", "Hit", "IdFormat", "MatchRun", "Pattern", "Request", "Vendor",
     "browser_patterns", "catalog_listing", "decode_budget", "find_vendor", "match_request", "match_requests",
     "match_within",
-    "normalise_id", "pixels_from_hits", "syncs_from_hits", "vendor_key_for",
+    "normalise_id", "owns_host", "pixels_from_hits", "syncs_from_hits", "vendor_key_for",
 ]
 
 #: All vendors, in match-priority order (``catalog/__init__.py``).
@@ -190,6 +191,17 @@ def vendor_key_for(vn: str | None, vu: str | None) -> str:
                 if c.host is not None and c.host.search(host):
                     return c.vendor.key
     return "unknown"
+
+
+@lru_cache(maxsize=4096)
+def owns_host(host: str) -> bool:
+    """True when a catalog pattern is anchored on ``host`` (its ``host`` regex matches):
+    there the catalog decides what is a pixel (the generic beacon detector stays away).
+    One regex search per host-anchored pattern; cached per host."""
+    if not isinstance(host, str) or not host:
+        return False
+    host = host.lower()[:253]
+    return any(c.host is not None and c.host.search(host) for c in _COMPILED)
 
 
 def catalog_listing() -> list[dict[str, Any]]:
