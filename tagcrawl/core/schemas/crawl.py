@@ -7,9 +7,10 @@ from tagcrawl.core.schemas.coded import CodedSchema
 from tagcrawl.core.schemas.crawl_consent import capped, kept
 from tagcrawl.core.schemas.crawl_parties import ThirdPartyDataSchema, ThirdPartySchema
 from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, TEXT_MAX, THIRD_PARTIES_MAX, URL_MAX
-from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentModeStateSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
-                            GppSignalSchema, MarketingPixelSchema, PixelTcfSchema, SyncSchema, TcfSignalSchema,
-                            TcfSummarySchema)
+from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
+                                                 GppSignalSchema, TcfSignalSchema, TcfSummarySchema)
+from tagcrawl.core.schemas.crawl_pixels import (ConsentModeStateSchema, MarketingPixelSchema,  # noqa: F401
+                                                PixelTcfSchema, SyncSchema)
 from tagcrawl.core.schemas.common import (CONDITION_MSG, COUNTRY_PATTERN, PATH_DEPTH_MSG, RULE_TYPE_MSG, STRING_MAX, TOO_LONG_MSG,
                      CappedList, HttpUrl, StrictBoolean, validate_country, validate_uuid4)
 from tagcrawl.core.types import CONDITIONS, PATH_SEGMENTS_MAX, PATTERN_MAX, RULE_TYPES, RULES_MAX, SERVICE_ERROR_CODES
