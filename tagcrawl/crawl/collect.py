@@ -13,8 +13,8 @@ from tagcrawl.engine.compliance import report as compliance
 from tagcrawl.engine.beacons import BeaconRun, detect
 from tagcrawl.engine.parties import entities
 from tagcrawl.engine.parties.attribution import attribute
-from tagcrawl.engine.parties.hosts import host_of
-from tagcrawl.engine.vendors import match_within, pixels_from_hits, syncs_from_hits
+from tagcrawl.engine.parties.pixels import labelled_pixels
+from tagcrawl.engine.vendors import match_within, syncs_from_hits
 from tagcrawl.crawl.context import CrawlContext, Step
 from tagcrawl.crawl.report import MarketingPixel, Sync, ThirdPartyData
 
@@ -45,19 +45,6 @@ class Collect(Step):
         ctx.collected = True
 
 
-def _pixels(hits: list, recognised: str, index: entities.EntityIndex) -> list[dict]:
-    """``pixels_from_hits(hits)``, each with ``recognised`` and the third-party-web
-    ``organisation`` of its vendor's first hit's host.  Linear in the hits."""
-    first: dict[str, str] = {}
-    for h in hits:
-        first.setdefault(h.vendor_name, h.url)
-    out = pixels_from_hits(hits)
-    for pixel in out:
-        entity = index.lookup(host_of(first.get(pixel["vendor"])))
-        pixel["recognised"], pixel["organisation"] = recognised, entity.organisation if entity else None
-    return out
-
-
 def build(ctx: CrawlContext) -> None:
     """Pixels, the consent report and the third parties from what ``Collect`` gathered.
 
@@ -82,7 +69,7 @@ def build(ctx: CrawlContext) -> None:
         beacons = detect(ctx.requests, ctx.hits, ctx.request["url"], index, ctx.deadline,
                          max(0, ctx.settings.decode_budget_bytes - run.decoded_bytes))
         ctx.notes += beacons.notes()
-    pixels = _pixels(ctx.hits, "catalog", index) + _pixels(beacons.hits, "heuristic", index)
+    pixels = labelled_pixels(ctx.hits, "catalog", index) + labelled_pixels(beacons.hits, "heuristic", index)
     every_hit = ctx.hits + beacons.hits
     consent = ctx.consent
     facts = compliance.ConsentFacts(

@@ -34,7 +34,8 @@ def test_gzip_fetch_body_and_lz_string_parameter(crawler, npm_packages, fixture_
     sent = [e for e in fixture_web.log[before:] if e["host"] == "collector.encodings.example"]
     assert len(sent) == 2  # the look-alikes were sent, and not taken for pixels
     har = json.loads(json.dumps(build_har(outcome.requests, "https://encodings.example/")))
-    # a HAR carries no consent click: the crawl's consent annotations (docs/compliance.md) are not compared
-    crawled = [{k: v for k, v in p.items() if k not in ("consent", "consent_mode", "tcf")}
+    # a HAR carries no consent click: the crawl's consent annotations (docs/compliance.md) are not compared,
+    # nor what only a crawl adds (``recognised``, third-party-web's ``organisation``; docs/har.md)
+    crawled = [{k: v for k, v in p.items() if k not in ("consent", "consent_mode", "tcf", "recognised", "organisation")}
                for p in outcome.response["marketingPixels"]]
     assert pixels_by_page(har) == {"page_1": crawled}
