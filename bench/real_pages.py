@@ -94,16 +94,22 @@ def _bare_driver(web: FixtureWeb):
     return webdriver.Chrome(options=options)
 
 
+def bare_load(driver, url: str) -> float:
+    """One bare Selenium crawl of ``url`` (``get``, 500 ms without a new
+    resource entry, ``get_cookies``), in ms."""
+    started = time.perf_counter()
+    driver.get(url)
+    driver.execute_async_script(BARE_QUIET_JS)
+    len(driver.get_cookies())
+    return (time.perf_counter() - started) * 1000
+
+
 def plain_side_by_side(web: FixtureWeb, config: dict, rounds: int, url: str = "https://plain.example/") -> dict:
     """Alternating warm crawls of ``url``: tagcrawl vs bare Selenium, medians in ms."""
     driver = _bare_driver(web)
     try:
         def bare() -> float:
-            started = time.perf_counter()
-            driver.get(url)
-            driver.execute_async_script(BARE_QUIET_JS)
-            len(driver.get_cookies())
-            return (time.perf_counter() - started) * 1000
+            return bare_load(driver, url)
 
         def ours() -> tuple[float, dict]:
             started = time.perf_counter()

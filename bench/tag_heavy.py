@@ -41,7 +41,7 @@ from pathlib import Path
 
 import psutil
 
-from bench.real_pages import BARE_QUIET_JS, _bare_driver
+from bench.real_pages import _bare_driver, bare_load
 from tests.support.gunicorn_server import Gunicorn
 from tests.support.pgserver import PgServer
 from tests.support.web.server import FixtureWeb
@@ -86,11 +86,7 @@ def side_by_side(pg, web, workdir, rounds: int, variants: dict[str, dict]) -> di
     driver = _bare_driver(web)
     try:
         def bare() -> float:
-            started = time.perf_counter()
-            driver.get(PAGE)
-            driver.execute_async_script(BARE_QUIET_JS)
-            len(driver.get_cookies())
-            return (time.perf_counter() - started) * 1000
+            return bare_load(driver, PAGE)
 
         bare()
         for server, key in servers.values():  # warm-up: every browser started, caches alike

@@ -71,6 +71,11 @@ SDK_VENDORS = [
 ]
 
 
+def _fields(entry) -> tuple:
+    """An entry of :data:`SDK_VENDORS` as its tuple (a ``pytest.param`` carries marks)."""
+    return tuple(entry.values) if hasattr(entry, "values") else entry
+
+
 @pytest.fixture(scope="module")
 def sdk_pages(request, fixture_web, npm_packages, tmp_path_factory):
     """``sdk_pages(host) -> (CrawlOutcome, [fixture-web log entries the page caused])``:
@@ -90,8 +95,7 @@ def sdk_pages(request, fixture_web, npm_packages, tmp_path_factory):
     executor = ThreadPoolExecutor(2, thread_name_prefix="sdk-vendors")
     selected = {item.callspec.params["host"] for item in request.session.items
                 if item.module is request.module and hasattr(item, "callspec")}
-    hosts = [(v.values if hasattr(v, "values") else v)[0] for v in SDK_VENDORS]
-    futures = {host: executor.submit(crawl, host) for host in hosts if host in selected}
+    futures = {host: executor.submit(crawl, host) for host, *_ in map(_fields, SDK_VENDORS) if host in selected}
 
     def outcome(host):
         result = futures[host].result()
@@ -104,7 +108,7 @@ def sdk_pages(request, fixture_web, npm_packages, tmp_path_factory):
 
 
 @pytest.mark.parametrize("host,vendor,account,request_to", SDK_VENDORS,
-                         ids=[(v.values if hasattr(v, "values") else v)[1] for v in SDK_VENDORS])
+                         ids=[_fields(v)[1] for v in SDK_VENDORS])
 def test_vendor_sdk_from_npm_is_reported_with_its_account(sdk_pages, host, vendor, account, request_to):
     outcome, log = sdk_pages(host)
     assert outcome.response["success"] is True, outcome.response.get("error")
