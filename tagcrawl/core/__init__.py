@@ -18,6 +18,7 @@ def init_app(app, config: dict, clock=None) -> None:
 
     from tagcrawl.core.dbtimeouts import engine_options
     from tagcrawl.core.extensions import db, migrate
+    from tagcrawl.core import audit_models  # noqa: F401  (registers the audit tables)
     from tagcrawl.core.models import utcnow
     from tagcrawl.core.settings import SETTINGS_KEY, Settings, database_url
     from tagcrawl.core.utctime import CLOCK_KEY
