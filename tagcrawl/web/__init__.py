@@ -15,7 +15,7 @@ def register(app: Flask) -> None:
     from tagcrawl.core import errors
     from tagcrawl.core.settings import settings_of
     from tagcrawl.web import openapi, ratelimits
-    from tagcrawl.web.views import crawl, docs, events, health, stream, tag
+    from tagcrawl.web.views import audit_html, audit_schedules, audits, crawl, docs, events, health, stream, tag
 
     settings = settings_of(app)
     if settings.trusted_proxies > 0:  # the client IP from X-Forwarded-For, set by that many proxies
@@ -23,6 +23,7 @@ def register(app: Flask) -> None:
     openapi.init_app(app)
     errors.register_error_handlers(app)  # after openapi: they replace flask-smorest's error shape
     for blueprint, url_prefix in ((crawl.meta, ""), (crawl.bp, "/api/v1"), (events.bp, "/api/v1"),
-                                  (stream.bp, "/stream"), (tag.bp, "/stream"), (docs.bp, ""), (health.bp, "")):
+                                  (stream.bp, "/stream"), (tag.bp, "/stream"), (docs.bp, ""), (health.bp, ""),
+                                  (audits.bp, "/api/v1"), (audit_schedules.bp, "/api/v1"), (audit_html.bp, "")):
         openapi.register(app, blueprint, url_prefix)
     ratelimits.init_app(app)  # after every blueprint: it applies their declared limits

@@ -27,6 +27,7 @@ from flask import Flask
 from marshmallow import Schema
 
 from tagcrawl.core import schemas
+from tagcrawl.core.schemas.audit import AUDIT_COMPONENTS, EXPECTATION_TYPES
 from tagcrawl.core.schemas.har import HAR_COMPONENTS
 from tagcrawl.core.schemas.readiness import READINESS_COMPONENTS
 from tagcrawl.core.types import CONDITIONS, RULE_TYPES, SERVICE_ERROR_CODES
@@ -56,6 +57,7 @@ COMPONENTS = {
     "StreamEventRequest": schemas.StreamEventRequestSchema,
     "StoredEvent": schemas.StoredEventSchema,
     "EventPage": schemas.EventPageSchema,
+    **AUDIT_COMPONENTS,
 }
 
 #: JSON Schema components (documentation only): name -> schema.
@@ -66,6 +68,8 @@ TAGS = {
     "crawl": "Page crawls (API key): the crawl, its stored result, traffic and screenshots, the vendor catalog.",
     "stream": "Event ingestion from the browser tag, and reading stored events.",
     "meta": "Health, readiness and this documentation.",
+    "audit": "Site audits (API key): start, follow and cancel an audit, its report, CSV, diff, HTML page and "
+             "schedules (docs/audits.md).",
 }
 
 #: Component names of string enums, by their values (without null).  An enum not listed is
@@ -78,6 +82,8 @@ ENUM_NAMES = {
     tuple(RULE_TYPES): "RuleType",
     ("recaptcha", "accessDenied"): "BlockReason",
     ("queued", "running", "done", "failed"): "CrawlStatus",
+    ("queued", "running", "done", "failed", "cancelled"): "AuditState",
+    EXPECTATION_TYPES: "ExpectationType",
     ("first", "third"): "Party",
     SERVICE_ERROR_CODES: "ServiceErrorCode",
     ("catalog", "heuristic"): "PixelRecognition",
@@ -94,6 +100,7 @@ RESPONSES = {
     "Forbidden": ("Not allowed: the Origin (else Referer) is not whitelisted, or the API key is not granted "
                   "the customer.", "ErrorMessage", {}),
     "NotFound": ("No such resource.", "ErrorMessage", {}),
+    "Conflict": ("The resource's state does not allow this (an audit that has already ended).", "ErrorMessage", {}),
     "PayloadTooLarge": ("Request body over the size cap.", "ErrorMessage", {}),
     "UnsupportedMediaType": ("Content type other than application/json, text/plain or none.", "ErrorMessage", {}),
     "ValidationFailed": ("The body violates the schema: one `detail` entry per problem.", "HTTPValidationError", {}),

@@ -28,6 +28,9 @@ API_MODULES = {
     "crawl": {"crawl", "get_crawl", "list_crawls", "get_crawl_har", "list_vendors", "get_screenshot"},
     "stream": {"ingest_event", "preflight_event", "list_events", "get_tag_js"},
     "meta": {"health", "ready", "get_openapi", "get_docs"},
+    "audit": {"create_audit", "get_audit", "cancel_audit", "get_audit_report", "get_audit_report_csv",
+              "get_audit_cookies_csv", "get_audit_diff", "share_audit", "create_audit_schedule",
+              "list_audit_schedules", "delete_audit_schedule", "get_audit_html"},
 }
 
 

@@ -77,7 +77,7 @@ def test_security_scheme_and_secured_operations(doc):
     secured = {(m, p) for p, item in doc["paths"].items() for m, op in item.items() if op.get("security")}
     assert secured == {("post", "/api/v1"), ("get", "/api/v1/crawls"), ("get", "/api/v1/crawls/{session_id}"),
                        ("get", "/api/v1/crawls/{session_id}/har"), ("get", "/api/v1/vendors"),
-                       ("get", "/api/v1/events")}
+                       ("get", "/api/v1/events")} | set(AUDIT_OPERATION_IDS)
 
 
 @pytest.mark.parametrize("method, path, statuses", [
@@ -94,7 +94,7 @@ def test_429_is_documented_exactly_on_the_rate_limited_operations(docs_app, doc)
 
     limited = {endpoint for endpoint, view in docs_app.view_functions.items() if getattr(view, "rate_limit", None)}
     limited.add("stream.ingest")  # its own per-token limit (ratelimits.check_stream_limit)
-    assert {e.split(".")[0] for e in limited} - {"crawl"} <= OWN_LIMIT_BLUEPRINTS
+    assert {e.split(".")[0] for e in limited} - {"crawl", "audit"} <= OWN_LIMIT_BLUEPRINTS
     documented = {(m.upper(), p) for p, item in doc["paths"].items() for m, op in item.items()
                   if m != "parameters" and "429" in op["responses"]}
     rules = {(m, re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", r.rule)) for r in docs_app.url_map.iter_rules()
@@ -181,6 +181,20 @@ def test_docs_page_uses_only_local_assets(docs_app):
 
 
 #: Every operation's id: generated clients name their functions after them (no group prefix).
+#: The site audit operations (issue 29, docs/audits.md); all secured.
+AUDIT_OPERATION_IDS = {
+    ("post", "/api/v1/audits"): "create_audit", ("get", "/api/v1/audits/{audit_id}"): "get_audit",
+    ("delete", "/api/v1/audits/{audit_id}"): "cancel_audit",
+    ("get", "/api/v1/audits/{audit_id}/report"): "get_audit_report",
+    ("get", "/api/v1/audits/{audit_id}/report.csv"): "get_audit_report_csv",
+    ("get", "/api/v1/audits/{audit_id}/cookies.csv"): "get_audit_cookies_csv",
+    ("get", "/api/v1/audits/{audit_id}/diff"): "get_audit_diff",
+    ("post", "/api/v1/audits/{audit_id}/share"): "share_audit",
+    ("post", "/api/v1/audit-schedules"): "create_audit_schedule",
+    ("get", "/api/v1/audit-schedules"): "list_audit_schedules",
+    ("delete", "/api/v1/audit-schedules/{schedule_id}"): "delete_audit_schedule",
+    ("get", "/audits/{audit_id}"): "get_audit_html",
+}
 OPERATION_IDS = {
     ("get", "/"): "health", ("get", "/health/ready"): "ready", ("post", "/api/v1"): "crawl",
     ("get", "/api/v1/crawls/{session_id}"): "get_crawl", ("get", "/api/v1/crawls"): "list_crawls",
@@ -188,6 +202,7 @@ OPERATION_IDS = {
     ("get", "/screenshots/{name}"): "get_screenshot", ("post", "/stream/api/v1"): "ingest_event",
     ("options", "/stream/api/v1"): "preflight_event", ("get", "/api/v1/events"): "list_events",
     ("get", "/stream/tag.js"): "get_tag_js", ("get", "/openapi.json"): "get_openapi", ("get", "/docs"): "get_docs",
+    **AUDIT_OPERATION_IDS,
 }
 
 
@@ -199,7 +214,7 @@ def test_every_group_has_operations_and_every_operation_one_group(doc):
     """Swagger UI shows one section per tag: none may be empty (blueprints are not groups)."""
     used = [op["tags"] for item in doc["paths"].values() for op in item.values()]
     assert all(len(tags) == 1 for tags in used)
-    assert [t["name"] for t in doc["tags"]] == ["crawl", "stream", "meta"]
+    assert [t["name"] for t in doc["tags"]] == ["crawl", "stream", "meta", "audit"]
     assert {t[0] for t in used} == {t["name"] for t in doc["tags"]}
     assert all(t["description"] for t in doc["tags"])
 
