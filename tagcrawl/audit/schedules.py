@@ -34,6 +34,10 @@ GAPS_CHECKED = 50
 DUE_BATCH = 100
 
 
+class ScheduleQuotaExceeded(Exception):
+    """The API key already has ``AUDIT_MAX_SCHEDULES`` schedules (the view answers 429)."""
+
+
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
@@ -71,8 +75,9 @@ def create_schedule(cron: str, body: dict, api_key_id: int, limits: AuditLimits,
     """Validate and store a schedule of ``body`` (an audit request) on ``cron`` for ``api_key_id``.
 
     Raises:
-        ValidationError: a bad cron or body (``{"cron"|"audit": ...}``), or the key already has
-            ``audit_max_schedules`` schedules (type ``quota_exceeded``).  Nothing is stored then.
+        ValidationError: a bad cron or body (``{"cron"|"audit": ...}``).
+        ScheduleQuotaExceeded: the key already has ``audit_max_schedules`` schedules.
+        Nothing is stored then.
     """
     validate_cron(cron, limits.audit_schedule_min_interval_s, now)
     try:
@@ -82,8 +87,7 @@ def create_schedule(cron: str, body: dict, api_key_id: int, limits: AuditLimits,
     count = db.session.scalar(db.select(db.func.count()).select_from(AuditSchedule)
                               .where(AuditSchedule.api_key_id == api_key_id))
     if count >= limits.audit_max_schedules:
-        raise ValidationError({"cron": [Coded(f"At most {limits.audit_max_schedules} schedules per API key.",
-                                              "quota_exceeded")]})
+        raise ScheduleQuotaExceeded(f"At most {limits.audit_max_schedules} schedules per API key.")
     schedule = AuditSchedule(api_key_id=api_key_id, cron=cron, body=canonical_body(body),
                              next_run_at=next_run(cron, now or datetime.now(timezone.utc)))
     db.session.add(schedule)

@@ -233,11 +233,26 @@ def build_spec(app: Flask) -> dict:
     doc["tags"] = [{"name": name, "description": description} for name, description in TAGS.items()]
     if '"#/components/schemas/PaginationMetadata"' not in json.dumps(doc["paths"]):
         doc["components"]["schemas"].pop("PaginationMetadata", None)  # flask-smorest's; no operation pages
+    _document_audit_cap(app, doc)
     for item in doc.get("paths", {}).values():
         shared = item.pop("parameters", None)
         for operation in item.values() if shared else ():
             operation["parameters"] = shared + operation.get("parameters", [])
     return doc
+
+
+def _document_audit_cap(app: Flask, doc: dict) -> None:
+    """``AuditRequest.maxPages``' maximum is this service's cap (``TAGCRAWL_AUDIT_MAX_PAGES``, audit/limits.py);
+    ``Expectation`` gets its cross-field rule (``vendorOnEveryPage`` needs ``vendor``)."""
+    from tagcrawl.audit.limits import AuditLimits
+    from tagcrawl.core.schemas.audit import EXPECTATION_RULE
+
+    components = doc["components"]["schemas"]
+    field = components.get("AuditRequest", {}).get("properties", {}).get("maxPages")
+    if field is not None:
+        field["maximum"] = min(field.get("maximum", 1 << 62), AuditLimits.load(app.config).audit_max_pages)
+    if "Expectation" in components:
+        components["Expectation"].update(EXPECTATION_RULE)
 
 
 def document(app: Flask) -> dict:

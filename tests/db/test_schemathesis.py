@@ -37,6 +37,7 @@ from werkzeug.serving import make_server
 
 from tagcrawl import create_app
 from tagcrawl.web.openapi import build_spec
+from tagcrawl.core.schemas.audit import CRON_PATTERN
 from tagcrawl.core.schemas.queries import CURSOR_RE
 from tests.support.app_fixtures import empty_database
 
@@ -131,6 +132,11 @@ def _load(live: Live):
         if operation.method.upper() == "POST" and operation.path == "/api/v1" and _valid_url(body.get("url")):
             # Only a valid URL is swapped for a fixture page: a negative case stays negative.
             return dict(body, url=FIXTURE_PAGES[len(body["url"]) % len(FIXTURE_PAGES)])
+        if operation.path == "/api/v1/audit-schedules" and isinstance(body.get("cron"), str) and re.match(
+                CRON_PATTERN, body["cron"]):
+            # Only a well-formed cron is swapped for a valid hourly one (a random one never runs, or runs
+            # too often: 400, tests/db/test_audit_api.py): a negative case stays negative.
+            return dict(body, cron="0 * * * *")
         if operation.path == "/stream/api/v1" and UUID_RE.match(str(body.get("t"))) and len(json.dumps(body)) % 3:
             # Only a well-formed token is swapped for the issued one: a negative case stays negative.
             body = dict(body, t=live.token)

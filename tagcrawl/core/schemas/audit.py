@@ -21,6 +21,8 @@ EXPECTATIONS_MAX = 50
 MAX_PAGES_LIMIT = 100_000
 MAX_DEPTH_LIMIT = 20
 CRON_MAX = 120
+#: Python and ECMA regexes agree on it: fields are separated by single spaces, ``(?![\s\S])`` is the end.
+CRON_PATTERN = r"^(?:@(?:hourly|daily|weekly|monthly|yearly|annually|midnight)|[^ ]+(?: [^ ]+){4})(?![\s\S])"
 EXPECTATION_TYPES = ("vendorOnEveryPage", "noPixelBeforeConsent")
 CONSENT_ACTIONS = ("accept", "reject", "none")
 _PATTERN = validate.Length(max=PATTERN_MAX, error=TOO_LONG_MSG)
@@ -66,7 +68,9 @@ class AuditRequestSchema(CodedSchema):
         "description": "Pages (URLs) crawled at most; also capped by the operator (`TAGCRAWL_AUDIT_MAX_PAGES`)."})
     maxDepth = fields.Integer(load_default=3, validate=validate.Range(min=0, max=MAX_DEPTH_LIMIT))
     consentActions = CappedList(fields.String(validate=validate.OneOf(CONSENT_ACTIONS)), len(CONSENT_ACTIONS),
-                                load_default=lambda: ["accept"], validate=validate.Length(min=1))
+                                load_default=lambda: ["accept"], validate=validate.Length(min=1),
+                                metadata={"uniqueItems": True, "description": "Each page is crawled once per "
+                                                                              "action: the consent scenarios."})
     options = fields.Nested(OptionsSchema, load_default=None, allow_none=True)
     validationRules = CappedList(fields.Nested(ValidationRuleSchema), RULES_MAX, load_default=list)
     expectations = CappedList(fields.Nested(ExpectationSchema), EXPECTATIONS_MAX, load_default=list)
@@ -88,7 +92,10 @@ class AuditScheduleRequestSchema(CodedSchema):
     class Meta:
         unknown = EXCLUDE
 
-    cron = fields.String(required=True, validate=validate.Length(min=1, max=CRON_MAX))
+    cron = fields.String(required=True, validate=[validate.Length(min=1, max=CRON_MAX), validate.Regexp(
+        CRON_PATTERN, error=Coded("Not a cron expression: 5 fields, or @hourly, @daily...", "cron_invalid"))],
+        metadata={"pattern": CRON_PATTERN, "description": "5 fields (minute hour day month weekday, UTC) or "
+                                                         "`@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`."})
     audit = fields.Nested(AuditRequestSchema, required=True)
 
 
@@ -133,6 +140,10 @@ class AuditShareSchema(Schema):
     htmlUrl = fields.String(required=True, metadata={"description": "The HTML report, readable without a key."})
     expiresAt = fields.String(required=True)
 
+
+#: JSON Schema of what ``ExpectationSchema._vendor_needed`` checks (web/openapi.py adds it to ``Expectation``).
+EXPECTATION_RULE = {"if": {"properties": {"type": {"const": "vendorOnEveryPage"}}, "required": ["type"]},
+                    "then": {"required": ["vendor"], "properties": {"vendor": {"type": "string"}}}}
 
 #: OpenAPI components of the audit resource, by name (``web/openapi.py``).
 AUDIT_COMPONENTS = {

@@ -3,8 +3,8 @@
 
 The body is ``{cron, audit}``: ``audit`` is validated as ``POST /api/v1/audits``'s body
 (422 on a schema error); a cron that does not parse or runs more often than
-``AUDIT_SCHEDULE_MIN_INTERVAL_S``, ``maxPages`` over the cap, or more than
-``AUDIT_MAX_SCHEDULES`` schedules is 400.
+``AUDIT_SCHEDULE_MIN_INTERVAL_S``, or ``maxPages`` over the cap is 400; more than
+``AUDIT_MAX_SCHEDULES`` schedules for the key is 429.
 """
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from marshmallow import ValidationError
 
 from tagcrawl.accounts.apikeys import require_api_key
 from tagcrawl.audit.limits import current_limits
-from tagcrawl.audit.schedules import create_schedule
+from tagcrawl.audit.schedules import ScheduleQuotaExceeded, create_schedule
 from tagcrawl.core.audit_models import AuditSchedule
 from tagcrawl.core.errors import ApiError
 from tagcrawl.core.extensions import db
 from tagcrawl.core.schemas.audit import AuditRequestSchema, AuditScheduleRequestSchema, AuditScheduleSchema
 from tagcrawl.web.edge import Blueprint, operation
+from tagcrawl.web.ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
 
 bp = Blueprint("audit_schedule", __name__)
 SCHEDULES_LISTED = 1000
@@ -34,6 +35,7 @@ def schedule_json(schedule: AuditSchedule) -> dict:
 @bp.doc(**operation("Schedule an audit", "create_audit_schedule", tag="audit", secured=True, description=(
     "Runs the audit body on a cron expression (5 fields, UTC). Each run posts its summary and its diff "
     "against the previous run to the key's webhook, signed as crawl webhooks are.")))
+@rate_limited(crawl_limit, key_func=crawl_key, exempt_when=crawl_limit_off)
 @require_api_key
 @bp.arguments(AuditScheduleRequestSchema)
 @bp.response(201, AuditScheduleSchema, description="The schedule.")
@@ -41,6 +43,7 @@ def schedule_json(schedule: AuditSchedule) -> dict:
 @bp.alt_response(401, response="Unauthorized")
 @bp.alt_response(413, response="PayloadTooLarge")
 @bp.alt_response(422, response="ValidationFailed")
+@bp.alt_response(429, response="RateLimited")
 def create(data: dict):
     """Validate and store a schedule."""
     body = AuditRequestSchema().dump(data["audit"])
@@ -52,6 +55,8 @@ def create(data: dict):
             key, messages = next(iter(messages.items()))
             field = f"{field}.{key}"
         raise ApiError(400, f"{field}: {messages[0]}") from None
+    except ScheduleQuotaExceeded as err:
+        raise ApiError(429, str(err), {"Retry-After": "3600"}) from None
     reply = jsonify(schedule_json(schedule))
     reply.status_code = 201
     return reply
