@@ -45,7 +45,7 @@ def vendor_label(vendor: dict) -> str:
 def report_csv(report: dict) -> str:
     """The pages x vendors matrix: one row per (URL, scenario), one column per vendor and account,
     the cell the pixel's consent phase(s) when it fired there, empty otherwise."""
-    columns = report["vendors"][:VENDOR_COLUMNS_MAX]
+    columns = [v for v in report["vendors"] if v["pageCount"]][:VENDOR_COLUMNS_MAX]  # not the expected-only
     keys = [(v["vendor"], v["accountId"]) for v in columns]
     header = ["url", "scenario", "status", "pageStatus", "finalUrl", "error"] + [vendor_label(v) for v in columns]
     rows = []

@@ -44,7 +44,7 @@ def test_docs_page_renders_every_operation_in_chrome(docs_app, private_pool, fix
     assert "tagcrawl" in title and "0.1.0" in title
     assert "Crawl a page" in body and "Ingest one event from the browser tag" in body
     # One section per group, none empty (blueprints are not groups: openapi.TAGS).
-    assert list(groups) == ["crawl", "stream", "meta"] and all(groups.values()), groups
+    assert list(groups) == ["crawl", "stream", "meta", "audit"] and all(groups.values()), groups
     assert sum(groups.values()) == operations
     page_origin = f"http://localhost:{server.server_port}"
     assert [e["url"] for e in fixture_web.log if e["time"] >= started

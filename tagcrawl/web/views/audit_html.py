@@ -50,7 +50,7 @@ def _reader_audit(audit_id: str):
 def matrix(report: dict) -> tuple[list[str], list[dict]]:
     """The coverage matrix: vendor column labels, and one row per (page, scenario) with a cell per column
     (the phases the pixel fired in, or empty)."""
-    columns = report["vendors"][:COLUMNS_MAX]
+    columns = [v for v in report["vendors"] if v["pageCount"]][:COLUMNS_MAX]  # not the expected-only
     keys = [(v["vendor"], v["accountId"]) for v in columns]
     rows = []
     for page in report["pages"]:
