@@ -25,9 +25,8 @@ def main_scenario(consent_actions) -> str:
     return "accept" if "accept" in actions else actions[0]
 
 
-def _fired(result: dict | None, vendor: str, account: str | None) -> bool:
-    return any(p["vendor"] == vendor and (account is None or p["accountId"] == account)
-               for p in page_view.pixels(result))
+def _fired(page, vendor: str, account: str | None) -> bool:
+    return any(p["vendor"] == vendor and (account is None or p["accountId"] == account) for p in page.pixels)
 
 
 def _failed(expectation: dict, urls: list[str], checked: int) -> dict:
@@ -42,14 +41,13 @@ def evaluate_one(expectation: dict, pages, scenario: str) -> dict:
         ``urls`` (the offending page URLs, sorted, at most ``URLS_MAX``).
     """
     glob = expectation.get("pages") or "*"
-    crawled = [p for p in pages if p.status == "done" and pattern_matches(glob, p.url)]
+    crawled = [page_view.of(p) for p in pages if p.status == "done" and pattern_matches(glob, p.url)]
     if expectation["type"] == "vendorOnEveryPage":
         mine = [p for p in crawled if p.scenario == scenario]
-        urls = sorted({p.url for p in mine if not _fired(p.result, expectation["vendor"],
-                                                         expectation.get("accountId"))})
+        urls = sorted({p.url for p in mine if not _fired(p, expectation["vendor"], expectation.get("accountId"))})
         return _failed(expectation, urls, len(mine))
     if expectation["type"] == "noPixelBeforeConsent":
-        urls = sorted({p.url for p in crawled if page_view.before_consent(p.result)})
+        urls = sorted({p.url for p in crawled if p.before_consent})
         return _failed(expectation, urls, len(crawled))
     return {**expectation, "passed": False, "checked": 0, "failures": 0, "urls": [],
             "error": "unknown expectation type"}

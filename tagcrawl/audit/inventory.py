@@ -8,6 +8,7 @@ bounded by the audit's page cap and ``page_view.ITEMS_MAX`` per page.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from tagcrawl.audit import page_view
 
@@ -27,8 +28,8 @@ def vendors(pages, expectations: list[dict]) -> list[dict]:
         missingPageCount, missingOn}]``, most pages first, at most ``ENTRIES_MAX``.
     """
     table: dict[tuple, dict] = {}
-    for page in pages:
-        for pixel in page_view.pixels(page.result):
+    for page in map(page_view.of, pages):
+        for pixel in page.pixels:
             entry = table.setdefault((pixel["vendor"], pixel["accountId"]), {
                 "vendor": pixel["vendor"], "accountId": pixel["accountId"], "organisation": pixel["organisation"],
                 "recognised": pixel["recognised"], "urls": set(), "scenarios": set(), "phases": set(),
@@ -53,10 +54,20 @@ def vendors(pages, expectations: list[dict]) -> list[dict]:
 
 
 def expiry_epoch(value) -> float | None:
+    return _epoch_of_text(value) if isinstance(value, str) else _epoch(value)
+
+
+def _epoch(value) -> float | None:
     """A cookie's ``expires`` (epoch seconds, or an ISO 8601 string) as epoch seconds; None: session/unknown."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
-    if isinstance(value, str) and value:
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _epoch_of_text(value: str) -> float | None:
+    """An ISO 8601 expiry as epoch seconds (cached: a site's cookies share few expiries)."""
+    if value:
         try:
             moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
@@ -85,9 +96,9 @@ def cookies(pages) -> list[dict]:
         pageCount, pages, phases, scenarios}]``, most pages first, at most ``ENTRIES_MAX``.
     """
     table: dict[tuple, dict] = {}
-    for page in pages:
-        parties = page_view.third_parties(page.result)
-        for cookie in page_view.cookies(page.result):
+    for page in map(page_view.of, pages):
+        parties = page.third_parties
+        for cookie in page.cookies:
             key = (str(cookie.get("name")), str(cookie.get("domain")))
             entry = table.setdefault(key, {"name": key[0], "domain": key[1], "organisation": None,
                                            "party": cookie.get("party"), "vendor": cookie.get("vendor"),
@@ -122,8 +133,8 @@ def third_parties(pages) -> list[dict]:
     """Third parties by organisation: ``[{organisation, category, domains, pageCount, pages, requests}]``,
     most pages first, at most ``ENTRIES_MAX`` (``domains``: at most 50 each)."""
     table: dict[str, dict] = {}
-    for page in pages:
-        for party in page_view.third_parties(page.result):
+    for page in map(page_view.of, pages):
+        for party in page.third_parties:
             name = str(party.get("organisation") or party.get("entity") or "unknown")
             entry = table.setdefault(name, {"organisation": name, "category": party.get("category"),
                                             "domains": set(), "urls": set(), "requests": 0})

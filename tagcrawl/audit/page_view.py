@@ -8,6 +8,8 @@ depend on which one the runner keeps.  Every list read is cut at ``ITEMS_MAX``.
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 ITEMS_MAX = 500  # per page and list: pixels, cookies, violations, third parties, rules
 BEFORE = "before_consent"
 
@@ -89,3 +91,48 @@ def blocked(result: dict | None) -> str | None:
     if reason is None:
         reason = (result.get("button") or {}).get("error_message")
     return _text(reason)
+
+
+class PageFacts:
+    """One ``AuditPage`` row (or any object with its attributes) with its result read once.
+
+    The report reads each page's pixels, consent lists, cookies and third parties several
+    times; ``of(row)`` wraps a row once so each is parsed once (``functools.cached_property``).
+    """
+
+    __slots__ = ("row", "__dict__")
+
+    def __init__(self, row):
+        self.row = row
+
+    def __getattr__(self, name):  # url, scenario, status, result, depth, source, reason, error, crawl_id, ...
+        return getattr(self.row, name)
+
+    @cached_property
+    def pixels(self) -> list[dict]:
+        return pixels(self.row.result)
+
+    @cached_property
+    def before_consent(self) -> list:
+        result = self.row.result or {}
+        items = result.get("beforeConsent")
+        if items is None:
+            items = (result.get("consent") or {}).get("before_consent")
+        return _list(items) if items else [p for p in self.pixels if p["phase"] == BEFORE]
+
+    @cached_property
+    def violations(self) -> list:
+        return violations(self.row.result)
+
+    @cached_property
+    def cookies(self) -> list[dict]:
+        return cookies(self.row.result)
+
+    @cached_property
+    def third_parties(self) -> list[dict]:
+        return third_parties(self.row.result)
+
+
+def of(row) -> PageFacts:
+    """``row`` as ``PageFacts`` (itself when it already is one)."""
+    return row if isinstance(row, PageFacts) else PageFacts(row)

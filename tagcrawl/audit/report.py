@@ -24,13 +24,14 @@ def _iso(moment) -> str | None:
 
 def scenario_entry(page) -> dict:
     """One (URL, scenario) of the report: what the crawl of that scenario saw."""
+    page = page_view.of(page)
     result = page.result or {}
     return {"status": page.status, "finalUrl": result.get("finalUrl"), "pageStatus": result.get("pageStatus"),
             "success": result.get("success"), "error": page_view.error_text(result, page.error),
-            "blocked": page_view.blocked(result), "pixels": page_view.pixels(result),
-            "consent": page_view.consent(result), "beforeConsent": page_view.before_consent(result),
-            "violations": page_view.violations(result), "rules": page_view.rules(result),
-            "cookieCount": len(page_view.cookies(result)), "crawlId": page.crawl_id,
+            "blocked": page_view.blocked(result), "pixels": page.pixels,
+            "consent": page_view.consent(result), "beforeConsent": page.before_consent,
+            "violations": page.violations, "rules": page_view.rules(result),
+            "cookieCount": len(page.cookies), "crawlId": page.crawl_id,
             "sessionId": result.get("sessionId"), "screenShotUrls": result.get("screenShotUrls")}
 
 
@@ -45,10 +46,9 @@ def _pages(rows) -> list[dict]:
 
 
 def _consent(crawled) -> dict:
-    before = [{"url": p.url, "scenario": p.scenario, "items": page_view.before_consent(p.result)[:50]}
-              for p in crawled if page_view.before_consent(p.result)]
-    refused = [{"url": p.url, "items": page_view.violations(p.result)[:50]}
-               for p in crawled if p.scenario == "reject" and page_view.violations(p.result)]
+    before = [{"url": p.url, "scenario": p.scenario, "items": p.before_consent[:50]}
+              for p in crawled if p.before_consent]
+    refused = [{"url": p.url, "items": p.violations[:50]} for p in crawled if p.scenario == "reject" and p.violations]
     return {"trackersBeforeChoice": sorted(before, key=lambda f: (f["url"], f["scenario"]))[:LIST_MAX],
             "trackersBeforeChoiceCount": len({f["url"] for f in before}),
             "violationsAfterRefusal": sorted(refused, key=lambda f: f["url"])[:LIST_MAX],
@@ -86,6 +86,7 @@ def build_report(audit, pages) -> dict:
         thirdParties, broken, blocked, excluded, expectations, timing, summary}`` (docs/audits.md).
     """
     config = config_of(audit.config)
+    pages = [page_view.of(p) for p in pages]  # each result read once
     rows = [p for p in pages if p.status != "excluded"]
     crawled = [p for p in rows if p.status == "done"]
     expectations = evaluate_expectations(config, rows)
