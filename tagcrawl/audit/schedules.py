@@ -32,6 +32,8 @@ from tagcrawl.core.schemas.coded import Coded
 log = logging.getLogger(__name__)
 GAPS_CHECKED = 50
 DUE_BATCH = 100
+PAYLOAD_ITEMS_MAX = 100  # per list of the diff in a webhook body
+PAYLOAD_URLS_MAX = 20  # per page list of one entry
 
 
 class ScheduleQuotaExceeded(Exception):
@@ -149,9 +151,25 @@ def run_due_schedules(now: datetime, limits: AuditLimits | None = None) -> list[
 def schedule_webhook_payload(audit: Audit) -> dict:
     """The webhook body of a finished scheduled audit: ``{type: "audit.finished", auditId, scheduleId,
     status, summary, diff}``; ``diff`` is against the previous finished audit with the same configuration
-    (null for the first run).  The runner signs and posts it as crawl webhooks are (tagcrawl/webhooks)."""
+    (null for the first run), cut by ``short_diff``.  The runner signs and posts it as crawl webhooks are
+    (tagcrawl/webhooks)."""
     report = store.report_of(audit)
     previous = store.previous_audit(audit)
     diff = store.diff_of(audit, previous) if previous is not None else None
     return {"type": "audit.finished", "auditId": audit.id, "scheduleId": audit.schedule_id,
-            "status": audit.status, "summary": audit.summary or build_summary(report), "diff": diff}
+            "status": audit.status, "summary": audit.summary or build_summary(report),
+            "diff": None if diff is None else short_diff(diff)}
+
+
+def short_diff(diff: dict, items_max: int = PAYLOAD_ITEMS_MAX, urls_max: int = PAYLOAD_URLS_MAX) -> dict:
+    """``diff`` cut for a webhook body: each list to ``items_max`` entries (``<name>Count`` gives the full
+    number) and each entry's page lists to ``urls_max`` URLs; the whole diff is ``GET .../diff``."""
+    short = {}
+    for name, value in diff.items():
+        if isinstance(value, list):
+            short[name] = [{k: (v[:urls_max] if isinstance(v, list) else v) for k, v in item.items()}
+                           if isinstance(item, dict) else item for item in value[:items_max]]
+            short[name + "Count"] = len(value)
+        else:
+            short[name] = value
+    return short

@@ -202,7 +202,7 @@ def test_scheduled_webhook_payload_has_the_summary_and_the_diff(client, app, api
         payload = schedule_webhook_payload(db.session.get(Audit, second))
         first_payload = schedule_webhook_payload(db.session.get(Audit, first))
     assert payload["type"] == "audit.finished" and payload["summary"]["auditId"] == second
-    assert [c["name"] for c in payload["diff"]["newCookies"]] == ["_new"]
+    assert [c["name"] for c in payload["diff"]["newCookies"]] == ["_new"] and payload["diff"]["newCookiesCount"] == 1
     assert first_payload["diff"] is None
 
 

@@ -49,3 +49,14 @@ def test_pages_gone_and_new():
     diff = build_diff(old, new)
     assert diff["pagesGone"] == [U + "/about"] and diff["pagesNew"] == []
     assert build_diff(new, old)["pagesNew"] == [U + "/about"]
+
+
+def test_the_webhook_diff_is_cut_with_counts():
+    from tagcrawl.audit.schedules import short_diff
+
+    diff = {"auditId": "a", "changed": True, "pagesGone": [f"u{i}" for i in range(150)],
+            "vendorsLost": [{"vendor": "v", "accountId": None, "pages": [f"p{i}" for i in range(50)]}]}
+    short = short_diff(diff)
+    assert (len(short["pagesGone"]), short["pagesGoneCount"]) == (100, 150)
+    assert len(short["vendorsLost"][0]["pages"]) == 20 and short["vendorsLostCount"] == 1
+    assert short["changed"] is True and short["auditId"] == "a"
