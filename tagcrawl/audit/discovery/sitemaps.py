@@ -61,9 +61,10 @@ def unpack(body: bytes, max_bytes: int) -> bytes:
             pending = inflater.unconsumed_tail
             if len(out) > max_bytes:
                 raise SitemapError(f"sitemap larger than {max_bytes} bytes decompressed")
-        out += inflater.flush(max_bytes + 1 - len(out)) if not inflater.eof else b""
     except zlib.error as exc:
         raise SitemapError(f"corrupt gzip data: {exc}") from exc
+    if not inflater.eof:
+        raise SitemapError("corrupt gzip data: the stream ends early")
     if len(out) > max_bytes:
         raise SitemapError(f"sitemap larger than {max_bytes} bytes decompressed")
     return bytes(out)
