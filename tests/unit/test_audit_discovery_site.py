@@ -56,9 +56,10 @@ def test_seed_finds_exactly_the_start_and_sitemap_urls(site):
 def test_links_of_the_home_page(site):
     discovery, t, _ = site
     discovery.seed()
-    items = discovery.links(t["start"], 0, t["links"]["/"])
+    items = discovery.links(t["start"], 0, t["links"]["/"] + t["bannerLinks"])
     assert items == [Found(f"http://{HOST}/gone-2", 1, "link")] + [
-        Excluded(url, reason) for url, reason in t["excluded"].items() if reason != "robots"]
+        Excluded(url, reason) for url, reason in t["excluded"].items() if reason != "robots"] + [
+        Found(f"http://{HOST}/cookie-policy", 1, "link")]
     deeper = discovery.links(f"http://{HOST}/p/0", 0, t["links"]["/p/0"])
     assert deeper == [Found(f"http://{HOST}/deep/1", 1, "link")]
     for depth, path in ((1, "/deep/1"), (2, "/deep/2")):

@@ -1,5 +1,5 @@
 """Generated sites for site audits (issue 29): ``site-<N>.example`` (seed 29) and
-``site-<N>-s<SEED>.example`` build N crawlable pages deterministically from the
+``site-<N>-s<SEED>.example`` (18 <= N <= 2000) build N crawlable pages deterministically from the
 seed, with planted defects listed in a machine-readable truth
 (``truth(host)``; tests read it, never the HTML).
 
@@ -11,6 +11,7 @@ names no host, so a verified TLS fetch of it fails, by design):
   ``/sitemaps/pages-2.xml.gz`` (gzip); together they list ``/``, the regular
   pages ``/p/<i>``, ``/gone-1``, ``/loop-a``, ``/blocked``, ``/private/account``
   and one session-parameter twin (``/p/3;jsessionid=...``);
+- ``/cookie-policy``: linked only by the OneTrust banner (``bannerLinks``), a clean page;
 - links deeper than the sitemap: ``/p/0`` -> ``/deep/1`` -> ``/deep/2`` -> ``/deep/3``;
 - the home page links to a fragment twin (``/p/1#reviews``), ``/gone-2``,
   ``blog.site-N.example/outside`` (outside the include glob), an offsite
@@ -39,7 +40,7 @@ GA4 = "G-AUDIT29XYZ"
 META = "290029002900290"
 SEED = 29
 _BLOCK_PAGE = Path(__file__).parent / "sites" / "block-cloudflare.example" / "index.html"
-_SPECIAL = 8  # /, /gone-1, /gone-2, /loop-a, /blocked, /deep/1..3
+_SPECIAL = 9  # /, /gone-1, /gone-2, /loop-a, /blocked, /deep/1..3, /cookie-policy
 
 
 def set_version(web, host: str, version: int) -> None:
@@ -51,7 +52,7 @@ def set_version(web, host: str, version: int) -> None:
 
 def _parse(host: str) -> tuple[int, int] | None:
     match = HOST.match(host)
-    if not match or not 12 <= int(match.group(2)) <= 2000:
+    if not match or not 18 <= int(match.group(2)) <= 2000:
         return None
     return int(match.group(2)), int(match.group(3) or SEED)
 
@@ -88,7 +89,9 @@ def truth(host: str, version: int = 1) -> dict:
         links[path] = ["/"] + ([regular[i + 1]] if i + 1 < len(regular) else [])
     links["/p/0"].append("/deep/1")
     links["/deep/1"], links["/deep/2"], links["/deep/3"] = ["/deep/2", "/"], ["/deep/3", "/"], ["/"]
-    pages = ["/"] + regular + ["/gone-1", "/gone-2", "/loop-a", "/blocked", "/deep/1", "/deep/2", "/deep/3"]
+    links["/cookie-policy"] = ["/"]
+    pages = ["/"] + regular + ["/gone-1", "/gone-2", "/loop-a", "/blocked", "/deep/1", "/deep/2", "/deep/3",
+                               "/cookie-policy"]
     out = {
         "host": host, "n": n, "seed": seed, "version": version, "ga4": GA4, "meta": META,
         "start": base + "/", "include": [f"*://{host}/*"], "exclude": ["*print=1*"],
@@ -97,7 +100,8 @@ def truth(host: str, version: int = 1) -> dict:
         "sitemapPaths": {"pages-1.xml": sitemap1, "pages-2.xml.gz": sitemap2},
         "pages": sorted(base + p for p in pages),
         "sitemapPages": [base + p for p in sitemap1 + sitemap2 if ";" not in p],
-        "linkOnly": [base + p for p in ("/gone-2", "/deep/1", "/deep/2", "/deep/3")],
+        "linkOnly": [base + p for p in ("/gone-2", "/deep/1", "/deep/2", "/deep/3", "/cookie-policy")],
+        "bannerLinks": [base + "/cookie-policy"],  # the OneTrust banner's link, after each page's own
         "excluded": {base + "/private/account": "robots", f"http://blog.{host}/outside": "include",
                      "https://partner.example/": "offsite", "http://127.0.0.1:9/admin": "ssrf",
                      base + "/p/0?print=1": "exclude"},
