@@ -16,9 +16,11 @@ names no host, so a verified TLS fetch of it fails, by design):
 - the home page links to a fragment twin (``/p/1#reviews``), ``/gone-2``,
   ``blog.site-N.example/outside`` (outside the include glob), an offsite
   page, an internal address (SSRF) and ``/p/0?print=1`` (the exclude glob);
-- every page has GA4 (gtag.js, one measurement id) and Meta's base code
-  behind the fixture OneTrust banner (``vendor_libs/onetrust.js``), except the
-  planted defects: pages without GA4, a page firing Meta before consent, a
+- every page has GA4 (gtag.js, one measurement id, loaded once the
+  performance group C0002 is granted) and Meta's base code (once the marketing
+  group C0004 is granted) behind the fixture OneTrust banner
+  (``vendor_libs/onetrust.js``): nothing tracks before a choice, nothing after
+  a refusal, except the planted defects: pages without GA4, a page firing Meta before consent, a
   page firing Meta after any choice (a refusal too), two 404s, a redirect
   loop, a blocked page (Cloudflare's block page, HTTP 403).
 
@@ -113,6 +115,7 @@ def truth(host: str, version: int = 1) -> dict:
                     "notFound": [base + p for p in ["/gone-1", "/gone-2"] + ([gone] if v2 else [])],
                     "redirectLoop": [base + "/loop-a"], "blocked": [base + "/blocked"],
                     "outsideInclude": [f"http://blog.{host}/outside"]},
+        "trackersBeforeConsent": {base + p: ["meta"] for p in sorted(before + ([new_violation] if v2 else []))},
         "plan": {"noGa4": no_ga4, "before": before, "ignores": ignores},
     }
     if v2:
@@ -122,9 +125,11 @@ def truth(host: str, version: int = 1) -> dict:
     return out
 
 
-_GTAG = (f'<script async src="https://www.googletagmanager.com/gtag/js?id={GA4}"></script>\n'
-         "<script>window.dataLayer = window.dataLayer || []; function gtag(){dataLayer.push(arguments);}\n"
-         f"gtag('js', new Date()); gtag('config', '{GA4}');</script>\n")
+_GTAG = ("if (window.OnetrustActiveGroups.indexOf(',C0002,') !== -1 && !window.gtag) {"
+         " var g = document.createElement('script'); g.async = true;"
+         f" g.src = 'https://www.googletagmanager.com/gtag/js?id={GA4}'; document.head.appendChild(g);"
+         " window.dataLayer = window.dataLayer || []; window.gtag = function () { dataLayer.push(arguments); };"
+         f" gtag('js', new Date()); gtag('config', '{GA4}'); }}")
 _META = ("!function(f,b,e,v,n,t,s){if(f.fbq)return;n=f.fbq=function(){n.callMethod?n.callMethod.apply(n,arguments)"
          ":n.queue.push(arguments)};if(!f._fbq)f._fbq=n;n.push=n;n.loaded=!0;n.version='2.0';n.queue=[];"
          "t=b.createElement(e);t.async=!0;t.src=v;s=b.getElementsByTagName(e)[0];s.parentNode.insertBefore(t,s)}"
@@ -137,8 +142,7 @@ _ONETRUST = ('<script src="https://cdn.cookielaw.org/scripttemplates/otSDKStub.j
 def _page(host: str, path: str, t: dict) -> str:
     plan, v2 = t["plan"], t["_v2"] if t["version"] == 2 else {}
     ga4 = path not in plan["noGa4"] and path != v2.get("loseGa4")
-    head = _GTAG if ga4 else ""
-    head += _ONETRUST
+    head = _ONETRUST
     if path in plan["before"] or path == v2.get("newViolation"):
         head += f"<script>{_META}</script>\n"  # fires at load, before any choice
         gate = "false"
@@ -147,7 +151,7 @@ def _page(host: str, path: str, t: dict) -> str:
     else:
         gate = 'window.OnetrustActiveGroups.indexOf(",C0004,") !== -1'
     cookie = "document.cookie = 'promo_v2=1; path=/; max-age=2592000';" if path == v2.get("newCookie") else ""
-    head += (f"<script>function OptanonWrapper() {{ if ({gate} && !window.fbq) {{ {_META} }}"
+    head += (f"<script>function OptanonWrapper() {{ {_GTAG if ga4 else ''} if ({gate} && !window.fbq) {{ {_META} }}"
              f" if (window.OnetrustActiveGroups.indexOf(',C0004,') !== -1) {{ {cookie} }} }}</script>\n")
     anchors = "".join(f'<li><a href="{h}">{h}</a></li>' for h in t["links"].get(path, []))
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{host}{path}</title>\n'
