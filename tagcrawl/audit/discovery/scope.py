@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from urllib.parse import urlsplit
+
 from tagcrawl.audit.discovery.normalize import site_of
 from tagcrawl.core.netguard import url_refusal
 from tagcrawl.crawl.globs import pattern_matches
+
+#: Origins whose SSRF verdict a ``Scope`` keeps.
+VERDICTS_MAX = 1024
 
 
 class Scope:
@@ -30,10 +35,26 @@ class Scope:
         self.include = tuple(include or ())
         self.exclude = tuple(exclude or ())
         self.allow_private = allow_private
+        self._verdicts: dict[str, str | None] = {}
 
     def ssrf(self, url: str) -> str | None:
-        """Why the SSRF guard refuses ``url`` (``netguard.url_refusal``), or None."""
-        return url_refusal(url, allow_private=self.allow_private)
+        """Why the SSRF guard refuses ``url`` (``netguard.url_refusal``), or None.
+
+        The guard judges the scheme and host only, so its verdict is kept per
+        ``scheme://host`` for this audit (at most :data:`VERDICTS_MAX` origins;
+        past that each URL is judged again): one DNS lookup per host, even for
+        names that do not resolve (which ``netguard`` does not cache)."""
+        try:
+            parts = urlsplit(url)
+            key = f"{parts.scheme}://{parts.hostname or ''}"
+        except ValueError:
+            return url_refusal(url, allow_private=self.allow_private)
+        if key in self._verdicts:
+            return self._verdicts[key]
+        verdict = url_refusal(url, allow_private=self.allow_private)
+        if len(self._verdicts) < VERDICTS_MAX:
+            self._verdicts[key] = verdict
+        return verdict
 
     def reason(self, url: str) -> str | None:
         """The ``Excluded`` reason for a normalized ``url``, or None when in scope.
