@@ -3,6 +3,7 @@ its fetches through the egress proxy tagcrawl owns, with the fixture web's
 ``--host-resolver-rules`` in ``TAGCRAWL_CHROME_ARGS`` (no browser, no database)."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -94,3 +95,34 @@ def test_the_egress_proxy_refuses_an_internal_sitemap(fixture_web):
     result = fetcher.get("http://127.0.0.1:9/sitemap.xml", 1000)  # an IP literal: never mapped, checked
     fetcher.close()
     assert result.status is None and "egress proxy" in result.error
+
+
+@pytest.mark.slow  # inflates 16 MiB
+def test_hostile_sitemaps_are_problems_not_crashes(fixture_web):
+    conf = settings({"CHROME_ARGS": fixture_web.chrome_args()})
+    base = f"http://{HOST}/hostile/"
+    config = Config(start_urls=(f"http://{HOST}/",), sitemaps=tuple(base + n for n in (
+        "bomb.xml.gz", "malformed.xml", "entities.xml")))
+    fetcher = ProxyFetcher(conf)
+    discovery = Discovery(config, conf, fetcher)
+    assert discovery.seed() == [Found(f"http://{HOST}/", 0, "start")]
+    fetcher.close()
+    problems = {p.url: p.error for p in discovery.problems}
+    assert problems[base + "bomb.xml.gz"] == "sitemap larger than 16777216 bytes decompressed"
+    assert problems[base + "malformed.xml"].startswith("malformed XML: mismatched tag")
+    assert problems[base + "entities.xml"].startswith("malformed XML: DTDForbidden")
+
+
+@pytest.mark.slow  # waits for a read timeout
+def test_fetches_are_bounded_in_bytes_redirects_and_time(fixture_web):
+    conf = settings({"CHROME_ARGS": fixture_web.chrome_args()})
+    fetcher = ProxyFetcher(conf, read_timeout_s=1.0, total_s=3.0)
+    endless = fetcher.get("http://plain.example/__fixture/endless", 100_000)
+    assert endless.truncated and len(endless.body) == 100_000 and endless.error is None
+    loop = fetcher.get("http://plain.example/__fixture/redirect-loop", 1000)
+    assert loop.status is None and loop.error == "more than 5 redirects"
+    started = time.monotonic()
+    hang = fetcher.get("http://plain.example/__fixture/hang", 1000)
+    assert hang.status is None and "timed out" in hang.error.lower()
+    assert time.monotonic() - started < 1.0 + 5  # the read timeout, not the fixture's 60 s
+    fetcher.close()

@@ -11,6 +11,7 @@ names no host, so a verified TLS fetch of it fails, by design):
   ``/sitemaps/pages-2.xml.gz`` (gzip); together they list ``/``, the regular
   pages ``/p/<i>``, ``/gone-1``, ``/loop-a``, ``/blocked``, ``/private/account``
   and one session-parameter twin (``/p/3;jsessionid=...``);
+- ``/hostile/...`` (``HOSTILE``, listed nowhere): a gzip bomb, malformed XML, XML with entities;
 - ``/cookie-policy``: linked only by the OneTrust banner (``bannerLinks``), a clean page;
 - links deeper than the sitemap: ``/p/0`` -> ``/deep/1`` -> ``/deep/2`` -> ``/deep/3``;
 - the home page links to a fragment twin (``/p/1#reviews``), ``/gone-2``,
@@ -165,6 +166,20 @@ def _sitemap(host: str, paths: list[str]) -> bytes:
             f"{rows}</urlset>\n").encode()
 
 
+@lru_cache(maxsize=1)
+def _bomb() -> bytes:
+    """32 MiB of zeros, gzip-compressed to ~150 KiB: a sitemap bomb."""
+    return gzip.compress(b"\0" * (32 * 1024 * 1024), compresslevel=1)
+
+
+#: Hostile sitemaps of every generated site, listed nowhere (tests name them in ``sitemaps``).
+HOSTILE = {"/hostile/bomb.xml.gz": lambda: (200, {"Content-Type": "application/gzip"}, _bomb()),
+           "/hostile/malformed.xml": lambda: (200, {"Content-Type": "application/xml"},
+                                              b"<urlset><url><loc>http://x/</loc></urlset>"),
+           "/hostile/entities.xml": lambda: (200, {"Content-Type": "application/xml"},
+                                             b'<?xml version="1.0"?><!DOCTYPE u [<!ENTITY a "aaaa">]><urlset>&a;</urlset>')}
+
+
 def _html(status: int, text: str):
     return status, {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}, text
 
@@ -190,6 +205,8 @@ def route(host, path, query, method, body, headers, web):
     if path == "/sitemaps/pages-2.xml.gz":
         data = gzip.compress(_sitemap(host, t["sitemapPaths"]["pages-2.xml.gz"]), mtime=0)
         return 200, {"Content-Type": "application/gzip"}, data
+    if path in HOSTILE:
+        return HOSTILE[path]()
     if path in ("/loop-a", "/loop-b"):
         return 302, {"Location": "/loop-b" if path == "/loop-a" else "/loop-a", "Cache-Control": "no-store"}, b""
     if path == "/blocked":
