@@ -50,6 +50,8 @@ _EXT = "tagcrawl.audit.queue"
 _workers: dict[int, QueueWorker] = {}
 _workers_lock = threading.Lock()
 _stopping = threading.Event()  # set while this process stops: ends the politeness waits
+#: Notified after every page this process records (``flask audit run`` redraws its progress on it).
+progress = threading.Condition()
 #: Links of one page looked at (the engine caps them too).
 LINKS_MAX = 1000
 
@@ -239,3 +241,5 @@ def page_task(context, page_id: int) -> None:
 def _after_page(audit_id: str) -> None:
     if finish.maybe_finish(audit_id):
         audit_queue().defer(TASK_WEBHOOK, queueing_lock=f"webhook:{audit_id}", audit_id=audit_id)
+    with progress:
+        progress.notify_all()

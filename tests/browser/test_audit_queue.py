@@ -3,6 +3,7 @@
 and cancel."""
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -101,3 +102,20 @@ def test_cancel_stops_queuing_and_running_pages_finish(sqlite_app, fixture_web):
     assert {p[2] for p in pages} <= {"done", "failed", "excluded"}
     assert any(p[2] == "excluded" for p in pages), "queued pages are not crawled after a cancel"
     assert len({(p[0], p[1]) for p in pages}) == len(pages) == len(urls)
+
+
+def test_cli_audit_run_prints_progress_summary_and_files(sqlite_app, tmp_path):
+    app = sqlite_app
+    out_json, out_csv = tmp_path / "audit.json", tmp_path / "audit.csv"
+    result = app.test_cli_runner().invoke(args=["audit", "run", *audit_site.URLS, "--consent", "accept,reject",
+                                                "--json", str(out_json), "--csv", str(out_csv)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out_json.read_text())
+    assert report["status"] == "done" and report["pages"] and len(report["pages"]) == 12
+    assert sorted((p["url"], p["scenario"]) for p in report["pages"]) == sorted(
+        (u, s) for u in audit_site.URLS for s in ("accept", "reject"))
+    assert report["etaSeconds"] == 0 and report["ratePerHour"] > 0
+    assert len(out_csv.read_text().splitlines()) == 13
+    assert "done: 12/12 pages (2 failed, 0 excluded)" in result.output  # the progress line's last state
+    status = app.test_cli_runner().invoke(args=["audit", "status", report["auditId"], "--json"])
+    assert status.exit_code == 0 and json.loads(status.output)["pages"]["done"] == 10
