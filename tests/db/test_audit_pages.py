@@ -94,3 +94,28 @@ def test_procrastinate_schema_is_migrated_and_jobs_defer(app):
         db.session.execute(text("DELETE FROM procrastinate_jobs WHERE id = :id"), {"id": job_id})
         db.session.commit()
         queue.close()
+
+
+def test_page_jobs_carry_per_host_politeness_locks(_migrated):
+    from tagcrawl import create_app
+    from tagcrawl.audit.runner import audit_queue, enqueue_pages
+    from tests.support.app_fixtures import empty_database
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": _migrated, "TESTING": True, "AUDIT_HOST_CONCURRENCY": 3})
+    try:
+        audit_id = _audit(app, max_pages=20)
+        with app.app_context():
+            seeds = [Seed(f"https://a.example/{n}") for n in range(7)] + [Seed("https://B.example/x")]
+            ids = add_pages(audit_id, seeds, ("accept",))
+            enqueue_pages(ids)
+            enqueue_pages(ids)  # waiting already: not doubled (queueing_lock page:<id>)
+            rows = db.session.execute(text("SELECT lock, queueing_lock FROM procrastinate_jobs "
+                                           "WHERE task_name = 'audit.page' AND status = 'todo'")).all()
+            db.session.execute(text("DELETE FROM procrastinate_jobs"))
+            db.session.commit()
+            audit_queue(app).close()
+        assert len(rows) == 8 and {q for _l, q in rows} == {f"page:{i}" for i in ids}
+        assert {lock for lock, _q in rows} == {"host:a.example:0", "host:a.example:1", "host:a.example:2",
+                                              f"host:b.example:{ids[-1] % 3}"}
+    finally:
+        empty_database(app)
