@@ -119,3 +119,36 @@ def test_cli_audit_run_prints_progress_summary_and_files(sqlite_app, tmp_path):
     assert "done: 12/12 pages (2 failed, 0 excluded)" in result.output  # the progress line's last state
     status = app.test_cli_runner().invoke(args=["audit", "status", report["auditId"], "--json"])
     assert status.exit_code == 0 and json.loads(status.output)["pages"]["done"] == 10
+
+
+@pytest.mark.slow
+def test_a_service_failure_is_retried_with_backoff_then_recorded(fixture_web, tmp_path):
+    """The Grid unreachable (a closed port): the page job is retried (queue.MAX_ATTEMPTS attempts,
+    2 + 4 + 8 + 16 s apart), then the page is recorded failed with the service error, and the audit ends."""
+    import socket
+
+    from flask_migrate import upgrade
+
+    from tagcrawl.audit.queue import MAX_ATTEMPTS
+    from tagcrawl.audit.runner import start_audit, stop_worker
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'svc.db'}", "TESTING": True,
+                      "WEBDRIVER_URL": f"http://127.0.0.1:{closed}", "CHROME_ARGS": fixture_web.chrome_args(),
+                      "ALLOW_PRIVATE_TARGETS": True, "POOL_SIZE": 1, "JOB_POLL_S": 0.2, "CRAWL_TIMEOUT_S": 5})
+    try:
+        with app.app_context():
+            upgrade()
+            key, _k, _s = create_key("audit-service")
+            audit_id = audit_site.new_audit(key.id, {"startUrls": [audit_site.URLS[0]]}).id
+            start_audit(audit_id)
+        assert wait_for(lambda: _status(app, audit_id) == "done", 120)
+        [page] = _pages(app, audit_id)
+        assert page[2:4] == ("failed", MAX_ATTEMPTS), page
+        with app.app_context():
+            row = db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit_id)).one()
+            assert row.result["errorCode"] == "grid_unreachable" and row.crawl_id is not None
+    finally:
+        stop_worker(timeout_s=60)
