@@ -53,8 +53,9 @@ class TwoNodeGrid:
     def status(self) -> dict:
         try:
             with urllib.request.urlopen(self.url + "/status", timeout=5) as resp:
-                return json.load(resp)["value"]
-        except OSError:
+                value = json.load(resp)["value"]
+            return {"ready": bool(value.get("ready")), "nodes": value.get("nodes") or []}  # no nodes while starting
+        except (OSError, ValueError, KeyError):
             return {"ready": False, "nodes": []}
 
     def sessions(self) -> int:
