@@ -1,9 +1,8 @@
-"""``flask audit-report report|diff``: an audit's report and its diff from the command line
+"""``flask audit report|diff``: an audit's report and its diff from the command line
 (docs/audits.md, "CLI").  The operator's view: any key's audit, by id.
 
-The two commands are plain click commands: at merge they join the ``audit`` group
-(``flask audit report``, ``flask audit diff``); until then the temporary group
-``audit-report`` carries them.  Exit codes: 0; 1 when an expectation of the audit
+The two commands are plain click commands that ``cli/__init__.py`` adds to the ``audit``
+group (``cli/audit.py``).  Exit codes: 0; 1 when an expectation of the audit
 failed (``report``) or when there is no audit to diff against (``diff``); 2 for
 an unknown audit id.
 """
@@ -88,11 +87,3 @@ def diff_command(audit_id: str, against_id: str | None) -> None:
         raise SystemExit(1)
     click.echo(json.dumps(store.diff_of(audit, against), indent=2, ensure_ascii=False))
 
-
-@click.group("audit-report")
-def audit_report() -> None:
-    """Site audit reports and diffs (temporary group: these join ``flask audit`` at merge)."""
-
-
-audit_report.add_command(report_command)
-audit_report.add_command(diff_command)

@@ -18,10 +18,8 @@ from tagcrawl.audit.csv import cookies_csv, report_csv
 from tagcrawl.audit.limits import current_limits
 from tagcrawl.audit.runner import cancel_audit, start_audit
 from tagcrawl.audit.share import share_query
-from tagcrawl.core.audit_models import Audit
 from tagcrawl.core.errors import ApiError, RequestValidationError
 from tagcrawl.core.extensions import db
-from tagcrawl.core.models import utcnow
 from tagcrawl.core.schemas.audit import AuditCreatedSchema, AuditRequestSchema, AuditShareSchema, AuditStatusSchema
 from tagcrawl.web.edge import Blueprint, operation, query
 from tagcrawl.web.ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
@@ -40,8 +38,8 @@ def quota_or_invalid(err: ValidationError):
     return RequestValidationError(err.messages)
 
 
-def owned(audit_id: str) -> Audit:
-    """This key's audit ``audit_id``; 404 for an unknown id or another key's."""
+def owned(audit_id: str):
+    """This key's ``Audit`` ``audit_id``; 404 for an unknown id or another key's."""
     audit = store.get_audit(audit_id, g.api_key.id)
     if audit is None:
         raise ApiError(404, "No audit with this id for this API key.")
@@ -105,13 +103,8 @@ def status(audit_id: str):
 def cancel(audit_id: str):
     """Cancel the audit (``runner.cancel_audit``); 409 when it is done, failed or cancelled already."""
     audit = owned(audit_id)
-    updated = db.session.execute(db.update(Audit).where(Audit.id == audit.id, Audit.status.in_(("queued", "running")))
-                                 .values(status="cancelled", finished_at=utcnow())
-                                 .execution_options(synchronize_session=False))
-    db.session.commit()
-    if updated.rowcount != 1:
+    if cancel_audit(audit.id) is False:  # the runner marks it cancelled and excludes its queued pages
         raise ApiError(409, "The audit has already ended.")
-    cancel_audit(audit.id)
     db.session.refresh(audit)
     return jsonify(store.status_of(audit))
 
