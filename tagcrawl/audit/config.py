@@ -70,12 +70,13 @@ def parse_config(body: dict, settings=None) -> AuditConfig:
 
 
 def config_of(data: dict) -> AuditConfig:
-    """``AuditConfig`` of a canonical body (``canonical_body``: as stored in ``Audit.config``)."""
+    """``AuditConfig`` of a stored body (``Audit.config``): canonical when made by ``create_audit``; a body
+    stored otherwise (older CLI, tests) gets the schema's defaults for what it lacks."""
     return AuditConfig(
-        start_urls=tuple(data["startUrls"]),
+        start_urls=tuple(data.get("startUrls") or ()),
         sitemaps=None if data.get("sitemaps") is None else tuple(data["sitemaps"]),
         include=tuple(data.get("include") or ()), exclude=tuple(data.get("exclude") or ()),
-        max_pages=int(data["maxPages"]), max_depth=int(data["maxDepth"]),
+        max_pages=int(data.get("maxPages") or 500), max_depth=int(data.get("maxDepth", 3)),
         consent_actions=tuple(data.get("consentActions") or ("accept",)),
         options=dict(data.get("options") or {}), validation_rules=list(data.get("validationRules") or []),
         expectations=list(data.get("expectations") or []), respect_robots=bool(data.get("respectRobots", True)),

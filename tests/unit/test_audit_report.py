@@ -87,3 +87,11 @@ def test_hostile_and_missing_values_do_not_break_the_report():
     assert report["counts"]["failed"] == 1 and report["counts"]["queued"] == 1
     assert report["vendors"][0]["accountId"] == "12"
     assert [b["error"] for b in report["broken"]] == ["crawl failed"]
+
+
+def test_a_stored_body_without_defaults_still_reports():
+    from types import SimpleNamespace
+
+    bare = SimpleNamespace(**{**vars(audit()), "config": {"startUrls": ["https://shop.example/"],
+                                                          "consentActions": ["accept"]}})
+    assert build_report(bare, site(actions=("accept",)))["summary"]["pages"]["done"] == 8
