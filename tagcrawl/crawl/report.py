@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from tagcrawl.engine.collectors.screenshots import Screenshots
 from tagcrawl.engine.compliance.parts import ConsentSummary, Cookie, PixelConsent
 from tagcrawl.engine.parties.attribution import ThirdParty
+from tagcrawl.engine.parties.storage import StorageEntry
 
 
 class FailureKind(enum.Enum):
@@ -168,6 +169,8 @@ class CrawlReport:
             redirects), or None before it started.
         third_parties: every third party contacted or holding a cookie (``engine/parties``), or None.
         third_party_data: the dataset behind ``third_parties``, or None when not reached.
+        storage: localStorage/sessionStorage writes with their script's organisation
+            (``engine/parties/storage.py``), or None when not reached.
         failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
             not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
             (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
@@ -193,4 +196,5 @@ class CrawlReport:
     redirects: list[RedirectHop] | None = None
     third_parties: list[ThirdParty] | None = None
     third_party_data: ThirdPartyData | None = None
+    storage: list[StorageEntry] | None = None
     failure: FailureKind | None = None

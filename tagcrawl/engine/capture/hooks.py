@@ -1,6 +1,6 @@
 """The page hooks of one crawl: their script and what they report.
 
-The script (``native_mask.js`` then ``page_hooks.js``, in one strict arrow
+The script (``native_mask.js``, ``page_hooks.js`` then ``storage_hooks.js``, in one strict arrow
 function) runs in every document of the crawl's page before the page's own
 scripts (``Page.addScriptToEvaluateOnNewDocument``).  It reports over a CDP
 binding (``Runtime.addBinding``) whose name is random per crawl and which the
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from tagcrawl.engine.scripts import script
 
-_SOURCE = script(__file__, "native_mask.js") + "\n" + script(__file__, "page_hooks.js")
+_SOURCE = "\n".join(script(__file__, name) for name in ("native_mask.js", "page_hooks.js", "storage_hooks.js"))
 #: Longest binding payload parsed, in characters (a dataLayer item is at most 1 MiB, ``page_hooks.js``).
 MAX_MESSAGE_CHARS = (1 << 20) + 64
 
@@ -65,7 +65,8 @@ class PageHooks:
         document ``w`` is due in ``t`` ms, the last late one in ``l`` ms),
         ``{"dom": 1}`` (DOM mutations), ``{"dl": value}`` (a dataLayer item),
         ``{"dlCut": n}`` (dataLayer items not sent: past the per-document count
-        or size cap)."""
+        or size cap), ``{"st": {...}}`` (a localStorage/sessionStorage write,
+        ``storage_hooks.js``), ``{"stCut": n}`` (writes not sent in a document)."""
         payload = params.get("payload") or "{}"
         if params.get("name") != self.binding or len(payload) > MAX_MESSAGE_CHARS:
             return None

@@ -17,9 +17,11 @@ from tagcrawl.engine.collectors.datalayer import DataLayerCollector
 from tagcrawl.engine.collectors.guards import DialogGuard, PageSizeGuard, RequestGuard
 from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.engine.collectors.screenshots import ScreenshotCollector
+from tagcrawl.engine.collectors.storage import StorageCollector
 
 __all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub",
-           "NetworkCollector", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "Target", "guarded",
+           "NetworkCollector", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "StorageCollector", "Target",
+           "guarded",
            "standard"]
 
 
@@ -41,6 +43,7 @@ class Collectors:
         screenshots: before/after PNGs (``screenshots.ScreenshotCollector``).
         autoconsent: DuckDuckGo autoconsent in every frame (``autoconsent.AutoconsentCollector``;
             idle when ``Settings.autoconsent`` is off); the consent step drives it.
+        storage: localStorage/sessionStorage writes and their scripts (``storage.StorageCollector``).
     """
 
     requests: NetworkCollector | None = field(default_factory=NetworkCollector)
@@ -51,6 +54,7 @@ class Collectors:
     ssrf: RequestGuard | None = None
     screenshots: ScreenshotCollector | None = None
     autoconsent: AutoconsentCollector | None = field(default_factory=AutoconsentCollector)
+    storage: StorageCollector | None = field(default_factory=StorageCollector)
 
     @classmethod
     def none(cls) -> "Collectors":
