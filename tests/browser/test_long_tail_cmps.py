@@ -70,3 +70,16 @@ def test_long_tail_cmp_reject_reports_only_the_tag_fired_after_the_refusal(crawl
     gated = [t for t in truth["accept"]["pixels"] if t not in truth["reject"]["pixels"]]
     fired = [t for t in gated if any(matches(t, e) for e in answer["marketingPixels"])]
     assert not fired, fired
+
+
+def test_the_heuristic_refuses_in_the_second_layer_of_a_page_that_bundles_core_js(crawler, fixture_web,
+                                                                                 npm_packages):
+    """Without autoconsent: @68publishers/cookie-consent bundles core-js 3, which replaces
+    Function.prototype.toString, the hooks' first way in; the scanner still reaches them
+    (Storage.prototype.setItem), so the first layer is remembered as tried after "Dostosuj"
+    and the refusal of the second layer is clicked and verified."""
+    truth = PAGES["cl-68publishers.example"]
+    answer = crawler("https://cl-68publishers.example/", consentAction="reject", config={"AUTOCONSENT": False}).response
+    consent = answer["consent"]
+    assert (consent["banner"], consent["verified"], consent["button_text"]) == (True, True, "Odrzuć wszystkie"), consent
+    assert found(truth["reject"]["violations"], pixels(consent["violations"])) == truth["reject"]["violations"]

@@ -82,8 +82,11 @@ class PageHooks:
 
     def api(self) -> str:
         """A JS expression for the hooks' API in the current document (undefined
-        where the hooks are not installed)."""
-        return f"Function.prototype.toString[{json.dumps(self.key)}]"
+        where the hooks are not installed): ``Function.prototype.toString[key]``,
+        else ``Storage.prototype.setItem[key]`` (a page that bundles core-js 3
+        replaces ``Function.prototype.toString``; ``storage_hooks.js``)."""
+        key = json.dumps(self.key)
+        return f"(Function.prototype.toString[{key}] || Storage.prototype.setItem[{key}])"
 
 
 def _ms(value) -> int:

@@ -14,6 +14,11 @@
 // running count).  A write that throws (quota, opaque origin) is not reported.
 // Not seen: writes by property assignment (``localStorage.k = v``), which do
 // not go through setItem.
+//
+// The wrapper also answers the hooks' ``api`` under KEY, as toString does:
+// core-js 3 (bundled by very many sites) replaces Function.prototype.toString
+// with its own function, which takes the crawler's first way in away
+// (PageHooks.api() tries toString, then Storage.prototype.setItem).
 const MAX_ST = 500, ST_KEY_MAX = 256, ST_FRAME_MAX = 2048;
 const storageGetItem = Storage.prototype.getItem, stNow = Date.now;
 const stEncode = TextEncoder.prototype.encode, stEncoder = new TextEncoder();
@@ -57,4 +62,4 @@ replace(Storage.prototype, "setItem", (native, self, args) => {
     send(stringify(out));
   } catch (e) {}
   return result;
-});
+}, null, () => api);

@@ -12,7 +12,9 @@
 // textOf(el) (its text through shadow roots: a shadow host's innerText is empty;
 // and through slots: a layer inside a shadow root shows its host's children).
 const R = arguments[0];
-const api = (() => { try { return Function.prototype.toString[R.key] || null; } catch (e) { return null; } })();
+// Through Storage.prototype.setItem when the page replaced Function.prototype.toString (core-js 3 does).
+const api = (() => { try { return Function.prototype.toString[R.key] || Storage.prototype.setItem[R.key] || null; }
+  catch (e) { return null; } })();
 const closedRoot = api ? api.root : () => null;
 const shadowOf = (el) => el.shadowRoot || closedRoot(el);
 const parentOf = (n) => n.parentElement || (n.getRootNode && n.getRootNode() !== n && n.getRootNode().host) || null;
