@@ -7,7 +7,8 @@ binding (``Runtime.addBinding``) whose name is random per crawl and which the
 script takes and deletes from the window before any page script runs; the
 crawler's own scripts reach the hooks' state (closed shadow roots, consent
 state, the flush) with ``Function.prototype.toString[key]``, a property that
-exists for no other reader.  Nothing of it is enumerable from the page
+exists for no other reader (or ``Storage.prototype.setItem[key]`` when the
+page replaced ``toString``, as core-js 3 does: ``PageHooks.api``).  Nothing of it is enumerable from the page
 (docs/stealth.md lists what a page can still see).
 """
 from __future__ import annotations
