@@ -6,6 +6,8 @@ Pages (tests/support/web/sites/longtail-*.example): @amplitude/analytics-browser
 unmodified, sending to a self-run collector the catalog does not know; a negative page with
 CDN libraries, web fonts, a JSON configuration fetch with a key, a first-party API call and a
 CDN image; a vanilla-cookieconsent page that loads the SDK after a refusal anyway.
+Storage writes (longtail-storage.example): first-party inline and app.js writes, and a script served
+from widget.intercom.io (Intercom in third-party-web) writing localStorage and sessionStorage.
 Without the dataset or the detector: tests/unit/test_third_parties.py, test_beacons.py."""
 from __future__ import annotations
 
