@@ -45,6 +45,7 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("thirdParties[].domains[]", TEXT_MAX),
     ("storage[].key", STORAGE_KEY_MAX), ("storage[].script", URL_MAX),
     *((f"storage[].{key}", TEXT_MAX) for key in ("organisation", "entity", "category")),
+    ("canonical", URL_MAX), ("links[]", URL_MAX),
 )
 #: ``path`` -> items kept.
 LIST_CAPS: tuple[tuple[str, int], ...] = (
@@ -55,6 +56,7 @@ LIST_CAPS: tuple[tuple[str, int], ...] = (
     ("redirects", REDIRECTS_MAX),
     ("thirdParties", THIRD_PARTIES_MAX), ("thirdParties[].domains", THIRD_PARTY_DOMAINS_MAX),
     ("storage", STORAGE_WRITES_MAX),
+    ("links", LIST_MAX),
 )
 #: Bytes of ``Settings.report_max_bytes`` kept for ``message`` (at most ``MESSAGE_MAX`` characters, 6
 #: bytes each when escaped) and the host the API view puts before the screenshot URLs.

@@ -15,13 +15,14 @@ from tagcrawl.engine.collectors.base import Collector, Context, Hub, Target, gua
 from tagcrawl.engine.collectors.cookies import CookieCollector
 from tagcrawl.engine.collectors.datalayer import DataLayerCollector
 from tagcrawl.engine.collectors.guards import DialogGuard, PageSizeGuard, RequestGuard
+from tagcrawl.engine.collectors.links import LinksCollector, PageLinks
 from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.engine.collectors.screenshots import ScreenshotCollector
 from tagcrawl.engine.collectors.storage import StorageCollector
 
-__all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub",
-           "NetworkCollector", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "StorageCollector", "Target",
-           "guarded",
+__all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub", "LinksCollector",
+           "NetworkCollector", "PageLinks", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "StorageCollector",
+           "Target", "guarded",
            "standard"]
 
 
@@ -44,6 +45,7 @@ class Collectors:
         autoconsent: DuckDuckGo autoconsent in every frame (``autoconsent.AutoconsentCollector``;
             idle when ``Settings.autoconsent`` is off); the consent step drives it.
         storage: localStorage/sessionStorage writes and their scripts (``storage.StorageCollector``).
+        links: the page's links and canonical URL for site audits (``links.LinksCollector``), read last.
     """
 
     requests: NetworkCollector | None = field(default_factory=NetworkCollector)
@@ -55,6 +57,7 @@ class Collectors:
     screenshots: ScreenshotCollector | None = None
     autoconsent: AutoconsentCollector | None = field(default_factory=AutoconsentCollector)
     storage: StorageCollector | None = field(default_factory=StorageCollector)
+    links: LinksCollector | None = field(default_factory=LinksCollector)
 
     @classmethod
     def none(cls) -> "Collectors":
