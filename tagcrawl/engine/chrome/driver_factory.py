@@ -71,7 +71,7 @@ class BrowserHandle:
         anchor: the driver's own window (``about:blank``), which outlives every
             crawl's context (``session.CrawlSession``), once known.
         spare: the next crawl's context, made ready in the background (``spare.py``), or None.
-        spare_thread: the thread opening ``spare`` and closing the last context, or None.
+        spare_thread: the thread closing the last context and opening ``spare``, or None.
     """
 
     driver: webdriver.Remote

@@ -3,11 +3,10 @@
 Opening a crawl's context costs three slow steps: ``Target.createBrowserContext``,
 ``Target.createTarget`` (a new window) and ChromeDriver's switch to it (about
 0.1-0.3 s each on a loaded machine); closing it costs two more.  After a crawl,
-a background thread opens the next context, network capture already attached
-(a bare ``NetworkCapture`` that the next crawl's capture adopts), and only then
-closes the used one (DevTools calls only, while the next crawl may already
-run).  The next crawl on that browser takes the spare and starts navigating
-at once.
+a background thread closes the used context and opens the next one, with
+network capture already attached (a bare ``NetworkCapture`` that the next
+crawl's capture adopts).  The next crawl on that browser takes the spare and
+starts navigating at once.
 
 A spare is unused: nothing has been loaded in it (``about:blank``), so taking
 it keeps every crawl in a fresh context.  It is only taken by a crawl with the
@@ -28,7 +27,7 @@ from tagcrawl.engine.chrome.cdp import CDPConnection, CDPError
 
 log = logging.getLogger(__name__)
 
-#: Longest a crawl waits for the background thread to open its context, seconds.
+#: Longest a crawl waits for the background thread (closing + opening), seconds.
 JOIN_TIMEOUT_S = 15.0
 
 
@@ -97,47 +96,43 @@ def close_context(handle, cdp: CDPConnection, context_id: str | None, target_id:
 
 def recycle_in_background(handle, cdp: CDPConnection, context_id: str | None,
                           target_id: str | None, settings: SpareSettings) -> None:
-    """Prepare a spare (``handle.spare``), then close the used context, in a
-    daemon thread (``handle.spare_thread``; its ``ready`` event is set once the
-    spare is there or known impossible, before the old context is closed: the
-    next crawl does not wait for the closing).  When no spare can be made, the
-    used context is closed first and the driver switched back to ``handle.anchor``."""
-    ready = threading.Event()
-
+    """Close the used context and prepare a spare (``handle.spare``), in a
+    daemon thread (``handle.spare_thread``).  When no spare can be made, the
+    driver is switched back to ``handle.anchor``."""
     def work():
+        close_context(handle, cdp, context_id, target_id)
+        if handle.broken:
+            return
         capture = NetworkCapture(timer_horizon_ms=settings.timer_horizon_ms)
         try:
             spare_cdp, spare_context, spare_target = open_context(handle, capture, settings.proxy_server)
         except Exception as exc:  # browser gone or busy: the next crawl opens its own
             log.info("no spare browser context: %s", exc)
-            close_context(handle, cdp, context_id, target_id)
             try:
-                if handle.anchor and not handle.broken:
+                if handle.anchor:
                     handle.driver.switch_to.window(handle.anchor)
             except Exception:
                 handle.broken = True
-            ready.set()
             return
         handle.spare = Spare(spare_cdp, capture, spare_context, spare_target, settings.proxy_server)
-        ready.set()
-        close_context(handle, cdp, context_id, target_id)  # CDP only: no ChromeDriver command
 
     thread = threading.Thread(target=work, name="spare-context", daemon=True)
-    thread.ready = ready
     handle.spare_thread = thread
     thread.start()
 
 
 def take_spare(handle, proxy_server: str | None) -> Spare | None:
-    """Wait until the background thread has the spare ready, then take it when its proxy
+    """Wait for the background thread, then take the spare when its proxy
     matches (else dispose it).  Returns None when there is none.
 
     Raises:
         CDPError: the thread did not end within ``JOIN_TIMEOUT_S`` (the browser is marked broken)."""
     thread, handle.spare_thread = handle.spare_thread, None
-    if thread is not None and not thread.ready.wait(JOIN_TIMEOUT_S):
-        handle.broken = True
-        raise CDPError("the browser did not finish opening the next crawl's context")
+    if thread is not None:
+        thread.join(JOIN_TIMEOUT_S)
+        if thread.is_alive():
+            handle.broken = True
+            raise CDPError("the browser did not finish closing the previous crawl's context")
     spare, handle.spare = handle.spare, None
     if spare is not None and spare.proxy_server != proxy_server:
         close_context(handle, spare.cdp, spare.context_id, spare.target_id)
