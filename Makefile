@@ -88,9 +88,10 @@ test: install-dev
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# The quick inner loop: tests/unit needs neither Chrome nor PostgreSQL.
+# The quick inner loop: tests/unit needs neither Chrome nor PostgreSQL; its property and
+# deadline tests over 0.3 s are marked slow and run in `make test`.
 test-unit: $(VENV)/.installed-dev npm-fixtures
-	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+	$(PY) -m pytest tests/unit -m "not slow" $(PYTEST_ARGS)
 
 # Every group without the tests marked slow (see docs/testing.md).
 test-quick: install-dev

@@ -1,5 +1,5 @@
 """The flask CLI: one module per command group (``keys``, ``tokens``,
-``domains``, ``events``, ``webhooks``, ``pixels``, ``openapi``) plus the
+``domains``, ``events``, ``webhooks``, ``pixels``, ``openapi``, ``audit``) plus the
 ``crawl``, ``worker`` and ``version`` commands.  Logic lives in the services;
 commands parse options, call them, and echo (the secret or id last, for
 scripts; list commands a header line, or JSON with ``--json``).
@@ -23,6 +23,7 @@ def version_command() -> None:
 
 def register(app: Flask) -> None:
     """Register every CLI group on ``app``."""
+    from tagcrawl.cli.audit import audit
     from tagcrawl.cli.crawl import crawl_command
     from tagcrawl.cli.domains import domains
     from tagcrawl.cli.events import events
@@ -34,7 +35,8 @@ def register(app: Flask) -> None:
     from tagcrawl.cli.webhooks import webhooks
     from tagcrawl.cli.worker import worker_command
 
-    commands = (keys, crawl_command, tokens, domains, events, webhooks, pixels, version_command, worker_command)
+    commands = (keys, crawl_command, tokens, domains, events, webhooks, pixels, version_command, worker_command,
+                audit)
     guard_commands(commands)
     for command in commands:
         app.cli.add_command(command)

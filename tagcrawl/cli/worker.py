@@ -1,4 +1,5 @@
-"""flask CLI command ``worker``: run queued crawls and webhook deliveries in the foreground.
+"""flask CLI command ``worker``: run queued crawls, webhook deliveries and the site audits' queue
+(tagcrawl/audit/queue.py) in the foreground.
 
 The Procfile's ``worker:`` process (``flask --app wsgi worker``), for
 ``TAGCRAWL_BACKGROUND=process``: web processes then start no background
@@ -20,7 +21,8 @@ from tagcrawl.core.settings import current_settings
 
 @click.command("worker")
 def worker_command() -> None:
-    """Run queued crawls and webhook deliveries until SIGTERM or SIGINT."""
+    """Run queued crawls, webhook deliveries and site audit jobs until SIGTERM or SIGINT."""
+    from tagcrawl.audit.runner import ensure_worker, stop_worker
     from tagcrawl.crawl.background import serve
 
     settings = current_settings()
@@ -40,7 +42,8 @@ def worker_command() -> None:
         signal.signal(signum, on_signal)
     click.echo(f"worker: {max(1, settings.background_crawlers)} crawl runner(s), webhook delivery; "
                f"polling every {settings.job_poll_s:g} s", err=True)
-    finished = serve(app, stop)
+    ensure_worker(app)  # audit jobs: procrastinate, in a thread of this process
+    finished = serve(app, stop, before_shutdown=stop_worker)
     click.echo("worker: stopped" if finished else "worker: stopped with work still running", err=True)
     if not finished:
         raise SystemExit(1)

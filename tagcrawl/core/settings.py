@@ -138,6 +138,8 @@ class Settings:
     #: process (the Procfile's ``worker:``), and the web processes start no background thread.
     background: str = "threads"
     gunicorn_threads: int = field(default=4, metadata=_env("GUNICORN_THREADS"))
+    audit_host_concurrency: int = 2
+    audit_host_delay_ms: int = 0
     #: Main-document size cap of a crawl: past it the load is stopped, success false.
     page_max_bytes: int = 10 * 1024 * 1024
     #: Rate limits (ratelimits.py), "N/second|minute|hour|day"; empty turns one off.  Crawl:

@@ -143,7 +143,7 @@ def in_web_process(app: Flask) -> bool:
     return settings_of(app).background == "threads"
 
 
-def serve(app: Flask, stop: threading.Event) -> bool:
+def serve(app: Flask, stop: threading.Event, before_shutdown=None) -> bool:
     """Run the background worker of ``app`` in this process until ``stop`` is set
     (``flask worker``: the caller sets it on SIGTERM/SIGINT), then stop claiming
     work, wait for the crawls and dispatch under way, and quit this process's browsers.
@@ -152,6 +152,9 @@ def serve(app: Flask, stop: threading.Event) -> bool:
     deadline); a crawl still running then is claimed again by a worker when its
     lease expires (``jobs.claim_next``).  Webhook attempts on the wire end by
     their deadline (``WEBHOOK_TIMEOUT_S``) before the interpreter exits.
+
+    ``before_shutdown``: optional ``() -> bool`` run after the wait, before the browsers are
+    quit (``flask worker`` stops the audit queue's worker with it); its False counts as unfinished.
 
     Returns:
         True when everything under way finished within the wait.
@@ -166,5 +169,7 @@ def serve(app: Flask, stop: threading.Event) -> bool:
             _state.pop(os.getpid(), None)
         worker.stop()
         finished = worker.join(worker.settings.crawl_timeout_s + 5)
+        if before_shutdown is not None:
+            finished = before_shutdown() and finished
         shutdown_pools()
     return finished

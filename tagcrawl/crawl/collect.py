@@ -9,6 +9,7 @@ from __future__ import annotations
 from tagcrawl.engine.chrome.cdp import CDPError
 from tagcrawl.engine.collectors import guarded
 from tagcrawl.engine.collectors.cookies import CookieJar
+from tagcrawl.engine.collectors.links import PageLinks
 from tagcrawl.engine.compliance import report as compliance
 from tagcrawl.engine.beacons import BeaconRun, detect
 from tagcrawl.engine.parties import entities
@@ -22,7 +23,8 @@ from tagcrawl.crawl.report import MarketingPixel, Sync, ThirdPartyData
 class Collect(Step):
     """Gather every collector's part (a failing collector loses only its own:
     recorded in ``ctx.failures``): cookies, requests, dataLayer pushes, and
-    what the collectors had to leave out (``notes()``, into ``ctx.notes``).
+    what the collectors had to leave out (``notes()``, into ``ctx.notes``), and
+    the page's links and canonical URL (``links``, ``canonical``: for site audits).
     Raises ``CDPError`` when the DevTools connection closed meanwhile (the
     browser is gone: a browser error).  Matching is ``build``, after the browser."""
 
@@ -40,6 +42,9 @@ class Collect(Step):
         ctx.cookies, ctx.report.cookies_after = jar.cookies, jar.after
         ctx.requests = requests or []
         ctx.datalayer = datalayer or []
+        page_links = ctx.part(found.links)
+        if isinstance(page_links, PageLinks):  # for site audits (tagcrawl/audit/discovery)
+            ctx.report.links, ctx.report.canonical = page_links.links, page_links.canonical
         for collector in found:
             ctx.notes += guarded(collector, ctx.failures, "notes", collector.notes, default=[]) or []
         ctx.collected = True

@@ -168,6 +168,9 @@ class CrawlReport:
             redirects), or None before it started.
         third_parties: every third party contacted or holding a cookie (``engine/parties``), or None.
         third_party_data: the dataset behind ``third_parties``, or None when not reached.
+        links: the page's ``<a href>`` URLs after load (absolute, at most 1,000 of at most
+            2,048 characters; ``engine/collectors/links``), for site audits; None when not read.
+        canonical: the page's ``<link rel=canonical>`` URL, for site audits; None without one.
         failure: the ``FailureKind`` of the ``CrawlFailed`` that ended the crawl, else None;
             not part of the JSON answer.  Read it through ``crawl.outcome.failure_kind``
             (which also counts a finished crawl that is not a success, a block, as ``PAGE``).
@@ -193,4 +196,6 @@ class CrawlReport:
     redirects: list[RedirectHop] | None = None
     third_parties: list[ThirdParty] | None = None
     third_party_data: ThirdPartyData | None = None
+    links: list[str] | None = None
+    canonical: str | None = None
     failure: FailureKind | None = None

@@ -42,6 +42,7 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("finalUrl", URL_MAX), ("redirects[].url", URL_MAX),
     *((f"thirdParties[].{key}", TEXT_MAX) for key in ("organisation", "entity", "category")),
     ("thirdParties[].domains[]", TEXT_MAX),
+    ("canonical", URL_MAX), ("links[]", URL_MAX),
 )
 #: ``path`` -> items kept.
 LIST_CAPS: tuple[tuple[str, int], ...] = (
@@ -51,6 +52,7 @@ LIST_CAPS: tuple[tuple[str, int], ...] = (
     ("consent.granted_before_consent", LIST_MAX), ("consent.tcf", 10), ("consent.gpp.applicable_sections", SECTIONS_MAX),
     ("redirects", REDIRECTS_MAX),
     ("thirdParties", THIRD_PARTIES_MAX), ("thirdParties[].domains", THIRD_PARTY_DOMAINS_MAX),
+    ("links", LIST_MAX),
 )
 #: Bytes of ``Settings.report_max_bytes`` kept for ``message`` (at most ``MESSAGE_MAX`` characters, 6
 #: bytes each when escaped) and the host the API view puts before the screenshot URLs.

@@ -62,16 +62,21 @@ def post_worker_init(worker):
 
     gunicorn_errors.install()  # gunicorn's own 400/414/431 answers as JSON
     if in_web_process(worker.wsgi):
+        from tagcrawl.audit.runner import ensure_worker
+
         ensure_started(worker.wsgi)
+        ensure_worker(worker.wsgi)  # the site audits' queue (tagcrawl/audit/queue.py)
     worker.log.debug("ingestion path warmed up in %.0f ms", warm_up())
 
 
 def worker_exit(server, worker):
     """Stop background threads and quit every Chrome this worker started."""
+    from tagcrawl.audit.runner import stop_worker
     from tagcrawl.crawl.background import stop_background
     from tagcrawl.engine.chrome.pool import shutdown_pools
 
     stop_background()
+    stop_worker()
     shutdown_pools()
 
 

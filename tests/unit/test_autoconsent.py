@@ -72,6 +72,7 @@ def _message(collector, hub, message, context=7, session="S1"):
                                            "executionContextId": context}, session)
 
 
+@pytest.mark.slow
 @needs_package
 def test_the_collector_injects_into_an_isolated_world_and_answers_init():
     collector, hub = _collector(Settings())

@@ -126,6 +126,7 @@ def sqlite_events():
     ("-" + "9" * 19 + "_" + "9" * 19, ["E0", "E1", "E2"]),  # before year 1: the start
     ("1714521600000000_" + str(2 ** 63 - 1), ["E1", "E2"]),  # exactly the first row's time, the largest id
 ])
+@pytest.mark.slow
 def test_cursor_ids_past_64_bits_are_positions_on_sqlite(sqlite_events, cursor, names):
     client, key = sqlite_events
     response = client.get("/api/v1/events", query_string={"cursor": cursor}, headers={"x-api-key": key})

@@ -34,6 +34,7 @@ def fresh(tmp_path):
     ["tokens", "list", "--json"], ["domains", "list"], ["webhooks", "list"], ["pixels", "har-secrets", "k", "--allow"],
     ["events", "export", "--since", "24h"],
 ])
+@pytest.mark.slow
 def test_a_command_before_db_upgrade_says_what_to_run(fresh, args):
     result = fresh.invoke(args=args)
     assert result.exit_code == 1, result.output
@@ -51,6 +52,7 @@ def _flask(*args: str, **env: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT), **env))
 
 
+@pytest.mark.slow
 def test_an_unsupported_database_url_is_one_line(tmp_path):
     result = _flask("keys", "list", DATABASE_URL="mysql://app:s3cret-pw@db.example/tagcrawl")
     assert result.returncode == 1
@@ -84,6 +86,7 @@ def _readme_steps() -> list[str]:
                                         for w in s.split()) and s.split()[0] not in ("worker", "run")]
 
 
+@pytest.mark.slow
 def test_readme_steps_work_in_readme_order(fresh):
     steps = _readme_steps()
     assert steps[0] == "db upgrade"
@@ -119,6 +122,7 @@ def _rules(tmp_path, content) -> str:
     (["--har", "{dir}"], "cannot write"),
     (["--country", "Germany"], "country"),
 ])
+@pytest.mark.slow
 def test_crawl_usage_errors_exit_2(fresh, tmp_path, extra, says):
     extra = [a.format(rules=_rules(tmp_path, "[{"), dir=tmp_path) for a in extra]
     result = fresh.invoke(args=["crawl", "https://shop.example/", *extra])
@@ -130,6 +134,7 @@ def test_crawl_usage_errors_exit_2(fresh, tmp_path, extra, says):
     ({"rule_id": "x"}, "not a JSON list"),
     ([{"vendor": "Meta", "key": "k", "value": "v"}], "validationRules.0.rule_id"),
 ])
+@pytest.mark.slow
 def test_crawl_rules_file_is_checked_like_the_api_body(fresh, tmp_path, rules, says):
     result = fresh.invoke(args=["crawl", "https://shop.example/", "--rules", _rules(tmp_path, rules)])
     assert result.exit_code == 2 and says in result.output

@@ -5,6 +5,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+import pytest
+
 from tagcrawl.engine.consent.rules import (
     ACCEPT_PHRASES, AGE_GATE_WORDS, CMPS, CONSENT_WORDS, LANGUAGES, NEVER_WORDS,
 )
@@ -48,6 +50,7 @@ def test_every_required_language_has_phrases_and_consent_words():
         assert len(ACCEPT_PHRASES[lang]) >= 5, lang
 
 
+@pytest.mark.slow
 def test_no_accept_phrase_is_refused_by_a_never_word_except_on_purpose():
     never = [key(w) for w in NEVER_WORDS]
     refused = {phrase for phrases in ACCEPT_PHRASES.values() for phrase in phrases

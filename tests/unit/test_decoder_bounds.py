@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from tagcrawl.core.truncation import CONSENT_STRING_MAX, cut
 from tagcrawl.engine.vendors.matcher import MAX_HITS
 
@@ -74,6 +76,7 @@ result = {
 """
 
 
+@pytest.mark.slow
 def test_every_decoder_stays_within_its_bounds_on_hostile_input():
     peak = peak_rss.in_subprocess(SETUP, WORK, address_space_mb=300)
     result = ast.literal_eval(peak.result)

@@ -274,6 +274,7 @@ def test_stop_closes_the_listeners(origin):
         server.port_for(None)
 
 
+@pytest.mark.slow
 def test_the_shared_proxy_command_serves_on_its_port_and_stops_on_sigterm(origin):
     import signal
     import subprocess

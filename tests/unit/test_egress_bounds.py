@@ -119,6 +119,7 @@ def test_an_upstream_that_reads_nothing_stops_the_client(proxy_process):
         sink.stop()
 
 
+@pytest.mark.slow
 def test_the_budget_of_a_proxy_instance_bounds_all_its_connections_and_evicts_the_largest(endless, origin):
     limits = Limits(conn_bytes=256 * 1024, total_bytes=1024 * 1024, stall_s=60)
     server = EgressServer(EgressPolicy(parse_rules(f"MAP ok.example 127.0.0.1:{origin}, "
@@ -272,6 +273,7 @@ def test_a_map_without_a_port_keeps_the_default_ports_never_the_pages():
     assert parse_rules("MAP *.corp 10.1.2.3").rewrite("a.corp", 6379) == ("10.1.2.3", 6379)
 
 
+@pytest.mark.slow
 def test_a_portless_map_cannot_be_steered_to_another_port_of_the_mapped_host(origin):
     """The origin listens on a port that is neither 80 nor 443; a page naming that
     port through a portless mapping does not reach it (it gets port 80 or 443)."""

@@ -59,6 +59,7 @@ def generated(tmp_path_factory):
             del sys.modules[name]
 
 
+@pytest.mark.slow
 def test_function_modules_are_named_after_clean_operation_ids(generated):
     path, _package = generated
     found = {group.name: {m.stem for m in group.glob("*.py") if m.stem != "__init__"}

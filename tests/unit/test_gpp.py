@@ -127,6 +127,7 @@ def library(npm_packages):
             "table": _node({"table": True})}
 
 
+@pytest.mark.slow
 def test_the_layouts_are_the_iab_librarys(library):
     data = json.loads((Path(gpp.__file__).with_name("gpp_sections.json")).read_text())
     kinds = {"EncodableFixedInteger": lambda n, bits, count: [n, bits],
@@ -150,6 +151,7 @@ def _all_strings():
     return IAB_STRINGS + sections
 
 
+@pytest.mark.slow
 def test_the_iab_examples_decode_as_the_iab_library_decodes_them(library):
     strings = _all_strings()
     for text, want in zip(strings, library["decode"](strings)):
@@ -177,6 +179,7 @@ def _cases(seed: int) -> list[dict]:
     return per_section + [{k: v for case in per_section for k, v in case.items()}]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_strings_from_the_iab_encoder_decode_as_it_decodes_them(library, seed):
     cases = _cases(seed)

@@ -96,6 +96,7 @@ _FIELDS = st.fixed_dictionaries({}, optional={
     "pageref": _JSON, "_frameUrl": _JSON, "_resourceType": _JSON, "startedDateTime": _JSON})
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(log=st.fixed_dictionaries({}, optional={"entries": st.lists(_FIELDS, max_size=5) | _JSON,
                                                 "pages": st.lists(_JSON, max_size=3) | _JSON}))
@@ -108,6 +109,7 @@ def test_any_document_is_classified_or_refused_with_a_har_error(log):
         assert isinstance(result, dict)
 
 
+@pytest.mark.slow
 def test_out_of_memory_while_parsing_is_a_har_error_not_a_traceback(tmp_path):
     """Under an address-space limit (RLIMIT_AS) just above the interpreter's size,
     a 40 MB file whose text takes 160 MB as a str (one astral character makes

@@ -80,6 +80,7 @@ def _js(text: str | None) -> str | None:
     return lzstring._from_utf16(text) if text else text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(TEXTS)))
 def test_texts_compressed_by_the_npm_package_decode_to_themselves(compressed, index):
     text, streams = TEXTS[index], compressed[index]
@@ -88,6 +89,7 @@ def test_texts_compressed_by_the_npm_package_decode_to_themselves(compressed, in
     assert lzstring.lz_decompress(streams["uri"], uri_safe=True, limit=limit) == (_js(text) if text else "")
 
 
+@pytest.mark.slow
 def test_damaged_and_random_streams_decode_as_the_npm_package_decodes_them(npm, compressed):
     streams = [c["base64"] for c in compressed]
     inputs = _damaged(streams)

@@ -132,6 +132,7 @@ def test_validation_error_component_is_the_detail_list(doc):
     assert not validator.is_valid({"detail": [{"loc": [1.5], "msg": "x", "type": "missing"}]})
 
 
+@pytest.mark.slow
 def test_real_answers_validate_against_their_components(docs_app, doc):
     """Bodies the service builds validate against the documented schemas."""
     from tagcrawl.crawl.report import CrawlReport

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from tagcrawl.engine.capture.activity import Activity
 from tagcrawl.engine.chrome.driver_factory import chrome_options
 from tagcrawl.engine.capture.hooks import MAX_MESSAGE_CHARS, PageHooks, timer_update
@@ -39,6 +41,7 @@ def test_only_this_crawls_binding_is_read_and_payloads_are_bounded():
     assert timer_update({"t": "soon"}) == (None, 0, 0) and timer_update({"dom": 1}) is None
 
 
+@pytest.mark.slow
 def test_a_pending_timer_holds_the_quiet_wait_until_it_is_due_then_counts_as_activity():
     activity = Activity()
     with activity.cond:

@@ -50,6 +50,7 @@ def test_hostile_patterns_finish(pattern, text, expected):
     assert finishes(pattern_matches, pattern, text) is expected
 
 
+@pytest.mark.slow
 def test_deep_datalayer_paths_finish():
     deep = {}
     node = deep

@@ -74,6 +74,7 @@ def test_fit_cuts_the_longest_strings_first_then_halves_lists_and_stays_valid_js
     assert doc == {"sessionId": "s", "a": None, "c": 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(20))
 def test_fit_meets_any_cap_on_random_documents(seed):
     rng = random.Random(seed)
@@ -132,6 +133,7 @@ def test_every_page_string_and_list_is_capped_and_named_in_the_message():
     assert len(message) <= truncation.MESSAGE_MAX + 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cap", [MIN_REPORT_BYTES, 300_000, 2 * 1024 * 1024])
 def test_the_answer_fits_its_byte_cap_with_room_for_the_screenshot_host(cap):
     doc = cap_response(_hostile_report(), cap)
@@ -148,6 +150,7 @@ def test_a_crawl_outcome_is_capped_once_when_it_is_made():
     assert outcome.response["message"] == "report truncated (docs/api.md): button.button_text"
 
 
+@pytest.mark.slow
 def test_the_compliance_report_of_many_hits_and_pixels_is_linear():
     hits = [Hit(vendor_key="facebook", vendor_name="Meta Pixel", account_id=str(10**14 + i % 10_000), timestamp=i)
             for i in range(bounded_matching.MAX_HITS)]

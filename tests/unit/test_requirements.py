@@ -11,6 +11,8 @@ import sys
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
+
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +61,7 @@ def _pinned() -> dict[str, str]:
     return pins
 
 
+@pytest.mark.slow
 def test_every_imported_third_party_package_is_declared():
     distributions = packages_distributions()
     declared = _install_requires()
@@ -78,6 +81,7 @@ def test_every_declared_requirement_is_pinned():
     assert unpinned == []
 
 
+@pytest.mark.slow
 def test_pycountry_is_gone():
     assert "pycountry" not in _install_requires() and "pycountry" not in _pinned()
     assert "pycountry" not in _imported_modules()

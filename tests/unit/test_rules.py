@@ -430,6 +430,7 @@ cookies_st = st.lists(st.dictionaries(st.sampled_from(["name", "value", "domain"
 datalayer_st = st.lists(json_values, max_size=4) | odd
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules_st, hits_st, cookies_st, datalayer_st, st.booleans())
 def test_random_inputs_never_raise(rs, hits, cookies, datalayer, succeeded):

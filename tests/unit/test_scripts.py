@@ -6,6 +6,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from tagcrawl.engine import blocking
 from tagcrawl.engine.capture import flush, hooks
 from tagcrawl.engine.chrome import driving
@@ -26,6 +28,7 @@ def _strings(tree: ast.AST):
             and id(n) not in docstrings]
 
 
+@pytest.mark.slow
 def test_no_python_string_holds_more_than_three_lines_of_javascript():
     found = []
     for path in sorted((ROOT / "tagcrawl").rglob("*.py")):

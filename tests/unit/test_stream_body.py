@@ -91,6 +91,7 @@ JSON_VALUES = st.recursive(
 KEYS = st.sampled_from(sorted(StreamEventRequestSchema().fields) + ["x", "np2"])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(KEYS, JSON_VALUES, max_size=8))
 def test_any_object_loads_or_gets_a_400_naming_a_field(body):
@@ -127,6 +128,7 @@ EDGE_VALUES = st.sampled_from([
 EVENT_KEYS = st.sampled_from(sorted(VALID_EVENT) + ["x", "k" * 129])
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.dictionaries(EVENT_KEYS, EDGE_VALUES | JSON_VALUES, max_size=4), st.sets(EVENT_KEYS, max_size=3))
 def test_quick_load_gives_loads_result(changes, dropped):
@@ -142,6 +144,7 @@ def test_quick_load_gives_loads_result(changes, dropped):
     assert quick == loaded  # so the quick path takes every body that load accepts
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(KEYS, JSON_VALUES, max_size=8))
 def test_quick_load_of_any_object(body):
@@ -172,6 +175,7 @@ URL_PARTS = st.sampled_from([
 ])
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.lists(URL_PARTS, max_size=10).map("".join))
 def test_head_cached_url_gives_marshmallows_verdict(value):

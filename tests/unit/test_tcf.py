@@ -150,6 +150,7 @@ def iab_decoded(npm_packages):
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(BUILT)))
 def test_strings_built_bit_by_bit_decode_as_the_iab_decoder_decodes_them(iab_decoded, index):
     """The bit layout of tests/support/tc_strings.py (ranges, bitfields, publisher restrictions) is the IAB's."""
@@ -183,6 +184,7 @@ result = ([t["decoded"] for t in built.consent.tcf], [p.tcf["tcf"] for p in buil
 """
 
 
+@pytest.mark.slow
 def test_the_range_bomb_costs_bounded_memory_on_every_path():
     """``gdpr_consent`` of a pixel, ``__tcfapi``'s tcString, the ``euconsent-v2`` cookie and the stream's ``cn``:
     each is left undecoded, in a process whose address space may grow by 200 MB only (the old decoder

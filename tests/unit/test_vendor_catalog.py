@@ -45,6 +45,7 @@ def test_positive_case(case):
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in h.params.items())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", NEGATIVE, ids=str)
 def test_negative_case(case):
     hits = match_request(req(case))
@@ -406,6 +407,7 @@ _paths = st.sampled_from(["/tr", "/g/collect", "/api/v2/pixel", "/collect", "/v1
        method=st.sampled_from(["GET", "POST", "post", ""]),
        headers=st.dictionaries(st.sampled_from(["Authorization", "authorization", "X"]), st.text(max_size=30),
                                max_size=2))
+@pytest.mark.slow
 def test_random_requests_never_raise(host, path, tail, query, body, method, headers):
     url = f"https://{host}{path}{tail}?{query}"
     hits = match_request(Request(url=url, method=method, post_data=body, headers=headers))

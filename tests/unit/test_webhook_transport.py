@@ -43,6 +43,7 @@ def twin_receivers():
     pytest.fail("no port free on both 127.0.0.1 and 127.0.0.2")
 
 
+@pytest.mark.slow
 def test_the_post_goes_to_the_checked_answer_never_a_new_one(twin_receivers):
     """DNS rebinding, made visible: the name answers 127.0.0.1, then 127.0.0.2.
     It is resolved once per attempt and the POST goes to the first answer,
@@ -57,6 +58,7 @@ def test_the_post_goes_to_the_checked_answer_never_a_new_one(twin_receivers):
     assert first.received[0]["body"] == b'{"success":true}'
 
 
+@pytest.mark.slow
 def test_a_public_answer_then_loopback_never_reaches_loopback(twin_receivers):
     """With the address check on: the first answer (public) is checked and
     used; the loopback answer is never asked for, nothing reaches loopback."""
@@ -116,6 +118,7 @@ def test_https_to_the_pinned_address_keeps_sni_and_verifies_the_name(tmp_path):
         receiver.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("behaviour", ["trickles its headers", "never answers", "never reads the body"])
 def test_an_attempt_ends_within_its_deadline_whatever_the_receiver_does(behaviour):
     """A total deadline, not per read: bytes every 0.1 s do not stretch it."""

@@ -182,6 +182,13 @@ class CrawlResponseSchema(Schema):
                                                "first (docs/third-parties.md)."), "maxItems": THIRD_PARTIES_MAX})
     thirdPartyData = fields.Nested(ThirdPartyDataSchema, allow_none=True, attribute="third_party_data", metadata={
         "description": "The dataset behind `thirdParties`; `loaded` false: it is missing and the list is empty."})
+    links = fields.List(fields.String(), allow_none=True, metadata={
+        "description": f"tagcrawl extension, for site audits (docs/audits.md): the absolute http(s) URLs of the "
+                       f"page's `<a href>` after load, in document order, distinct; at most {LIST_MAX} of at most "
+                       f"2048 characters each (longer ones are skipped); null when not read.", "maxItems": LIST_MAX})
+    canonical = fields.String(allow_none=True, metadata={
+        "description": capped(URL_MAX, "tagcrawl extension, for site audits (docs/audits.md): the page's "
+                                       "`<link rel=canonical>` URL, absolute; null without one.")})
 
 
 class HTTPValidationErrorSchema(Schema):

@@ -15,11 +15,12 @@ from tagcrawl.engine.collectors.base import Collector, Context, Hub, Target, gua
 from tagcrawl.engine.collectors.cookies import CookieCollector
 from tagcrawl.engine.collectors.datalayer import DataLayerCollector
 from tagcrawl.engine.collectors.guards import DialogGuard, PageSizeGuard, RequestGuard
+from tagcrawl.engine.collectors.links import LinksCollector, PageLinks
 from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.engine.collectors.screenshots import ScreenshotCollector
 
-__all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub",
-           "NetworkCollector", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "Target", "guarded",
+__all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub", "LinksCollector",
+           "NetworkCollector", "PageLinks", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "Target", "guarded",
            "standard"]
 
 
@@ -41,6 +42,7 @@ class Collectors:
         screenshots: before/after PNGs (``screenshots.ScreenshotCollector``).
         autoconsent: DuckDuckGo autoconsent in every frame (``autoconsent.AutoconsentCollector``;
             idle when ``Settings.autoconsent`` is off); the consent step drives it.
+        links: the page's links and canonical URL for site audits (``links.LinksCollector``), read last.
     """
 
     requests: NetworkCollector | None = field(default_factory=NetworkCollector)
@@ -51,6 +53,7 @@ class Collectors:
     ssrf: RequestGuard | None = None
     screenshots: ScreenshotCollector | None = None
     autoconsent: AutoconsentCollector | None = field(default_factory=AutoconsentCollector)
+    links: LinksCollector | None = field(default_factory=LinksCollector)
 
     @classmethod
     def none(cls) -> "Collectors":

@@ -100,6 +100,9 @@ class Page(Protocol):
     def cookies(self) -> list[dict]:
         """Every cookie of the context (CDP ``Storage.getCookies`` dicts)."""
 
+    def evaluate(self, expression: str, timeout_s: float = 5) -> Any:
+        """Evaluate ``expression`` in the page's main frame; its JSON value."""
+
 
 class Context(Protocol):
     """What a collector may read of the crawl (``crawl/context.CrawlContext``)."""

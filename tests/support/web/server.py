@@ -13,6 +13,7 @@ Routing, by ``Host`` and path:
 - ``longtail_endpoints.py``: the few more the long-tail consent pages need (``longtail/truth.json``);
 - ``holdout/endpoints.py``: the hold-out pages and their vendors' endpoints (measured by ``bench/long_tail.py`` only);
 - ``vendors.py``: emulated vendor endpoints (libraries and beacon endpoints);
+- ``audit_site.py``: generated sites for site audits (``site-<N>.example``, a truth of planted defects);
 - ``/__fixture/...``: behaviours (status codes, redirects, slow and endless responses).
 Every request is recorded in ``FixtureWeb.log`` (host, method, path, body).
 """
@@ -27,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from . import (behaviours, cmp_pages, compliance_pages, longtail_endpoints, npm_cdn, sdk_analytics, sdk_endpoints,
+from . import (audit_site, behaviours, cmp_pages, compliance_pages, longtail_endpoints, npm_cdn, sdk_analytics, sdk_endpoints,
                sdk_flags, sdk_monitoring, snippet_pages, vendors)
 from .holdout import endpoints as holdout_endpoints
 
@@ -55,7 +56,7 @@ class _Handler(BaseHTTPRequestHandler):
             web.log.append(entry)
             web.seen.notify_all()
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        for route in (behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route,
+        for route in (audit_site.route, behaviours.route, npm_cdn.route, compliance_pages.route, cmp_pages.route, snippet_pages.route,
                       sdk_endpoints.route, sdk_monitoring.route, sdk_flags.route, sdk_analytics.route,
                       longtail_endpoints.route, holdout_endpoints.route, vendors.route, web.extra_route):
             if route is None:

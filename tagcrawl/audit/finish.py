@@ -1,0 +1,114 @@
+"""An audit's end: ``done`` once no page is queued or running, its summary, its webhook.
+
+``maybe_finish`` runs after every page (and after discovery); the status moves
+``running -> done`` in one conditional UPDATE, so exactly one job finishes an
+audit and queues its webhook.  The summary is ``build_summary`` of the report
+(tagcrawl/audit/report.py) when that module is present, else the page counts.
+
+The webhook (``webhook_task``, a queue job retried with backoff) POSTs
+``{"type": "audit.finished", "auditId", "status", "summary"}`` to the audit's
+``webhook`` (else its API key's webhook URL), signed with the key's webhook
+secret exactly as crawl webhooks are (Standard Webhooks, tagcrawl/webhooks).
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+from procrastinate import RetryStrategy
+from sqlalchemy import update
+
+from tagcrawl.audit.pages import counts
+from tagcrawl.core.audit_models import Audit, AuditPage
+from tagcrawl.core.extensions import db
+from tagcrawl.core.models import ApiKey, utcnow
+from tagcrawl.core.settings import settings_of
+from tagcrawl.webhooks.signing import sign
+from tagcrawl.webhooks.transport import post
+
+log = logging.getLogger(__name__)
+
+
+class WebhookRetry(Exception):
+    """The receiver answered 5xx/408/425/429 or could not be reached: retried."""
+
+
+#: 6 attempts, waits 30 s x 1, 2, 3, ... (procrastinate linear_wait): about 7.5 minutes in all.
+WEBHOOK_RETRY = RetryStrategy(max_attempts=6, linear_wait=30, retry_exceptions={WebhookRetry})
+
+
+def summary_of(audit: Audit) -> dict:
+    """The audit's summary (stored in ``Audit.summary``, the webhook's payload): the report's
+    ``build_summary`` when tagcrawl/audit/report.py exists, else ``{"pages": counts}``."""
+    page_counts = counts(audit.id)
+    try:
+        from tagcrawl.audit import report  # R's module (issue 29), absent on this branch
+    except ImportError:
+        return {"pages": page_counts}
+    pages = list(db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit.id)))
+    return report.build_summary(report.build_report(audit, pages))
+
+
+def status_of(audit: Audit) -> dict:
+    """``{"auditId", "status", "pages": counts, "ratePerHour", "etaSeconds"}``: the rate is pages
+    finished (done + failed) per hour since ``started_at`` (None before any); the ETA is the queued and
+    running pages at that rate, seconds (None while unknown, 0 once the audit ended)."""
+    page_counts = counts(audit.id)
+    finished = page_counts["done"] + page_counts["failed"]
+    end = audit.finished_at or utcnow()
+    started = audit.started_at
+    if started is not None and started.tzinfo is None:  # SQLite keeps no zone: stored as UTC
+        started = started.replace(tzinfo=end.tzinfo)
+    if end.tzinfo is None and started is not None:
+        end = end.replace(tzinfo=started.tzinfo)
+    elapsed = (end - started).total_seconds() if started is not None else 0
+    rate = finished * 3600 / elapsed if finished and elapsed > 0 else None
+    left = page_counts["queued"] + page_counts["running"]
+    eta = 0 if audit.status in ("done", "failed", "cancelled") else (round(left * 3600 / rate) if rate else None)
+    return {"auditId": audit.id, "status": audit.status, "pages": page_counts,
+            "ratePerHour": round(rate, 1) if rate else None, "etaSeconds": eta}
+
+
+def maybe_finish(audit_id: str) -> bool:
+    """Finish the audit when it is ``running`` and none of its pages is queued or running (commits).
+    Returns True for the one call that finished it (it queues the webhook)."""
+    left = counts(audit_id)
+    if left["queued"] or left["running"]:
+        db.session.rollback()
+        return False
+    moved = db.session.execute(update(Audit).where(Audit.id == audit_id, Audit.status == "running")
+                               .values(status="done", finished_at=utcnow())
+                               .execution_options(synchronize_session=False)).rowcount
+    if moved != 1:
+        db.session.rollback()
+        return False
+    audit = db.session.get(Audit, audit_id, populate_existing=True)
+    audit.summary = summary_of(audit)
+    db.session.commit()
+    log.info("audit %s done: %s", audit_id, left)
+    return True
+
+
+def webhook_task(context, audit_id: str) -> None:
+    """POST the finished audit's summary to its webhook once, signed; raises ``WebhookRetry`` for a
+    retryable outcome.  Nothing to send without a URL or a webhook secret."""
+    flask_app = context.additional_context["flask_app"]
+    with flask_app.app_context():
+        settings = settings_of(flask_app)
+        audit = db.session.get(Audit, audit_id)
+        key = db.session.get(ApiKey, audit.api_key_id) if audit is not None else None
+        url = ((audit.config or {}).get("webhook") if audit is not None else None) or (key and key.webhook_url)
+        if not url or key is None or not key.webhook_secret:
+            return
+        body = json.dumps({"type": "audit.finished", "auditId": audit.id, "status": audit.status,
+                           "summary": audit.summary}, separators=(",", ":")).encode()
+        secret = key.webhook_secret
+        db.session.rollback()
+        headers = {"Content-Type": "application/json", **sign(secret, body, f"audit_{audit_id}")}
+        outcome = post(url, body, headers, deadline_s=settings.webhook_timeout_s,
+                       allow_private=settings.allow_private_targets)
+        if outcome.status is not None and 200 <= outcome.status < 300:
+            return
+        if outcome.status is None or outcome.status >= 500 or outcome.status in (408, 425, 429):
+            raise WebhookRetry(f"audit {audit_id} webhook: {outcome.status or outcome.error}")
+        log.warning("audit %s webhook refused: %s", audit_id, outcome.status)
