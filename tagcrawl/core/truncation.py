@@ -46,6 +46,10 @@ REDIRECTS_MAX = 20
 #: ``thirdParties`` entries (tagcrawl/engine/parties/attribution.py), and registrable domains per entry.
 THIRD_PARTIES_MAX = 500
 THIRD_PARTY_DOMAINS_MAX = 20
+#: ``storage`` entries (localStorage/sessionStorage writes, tagcrawl/engine/collectors/storage.py), and
+#: characters of a storage key.
+STORAGE_WRITES_MAX = 500
+STORAGE_KEY_MAX = 256
 #: GPP ``applicable_sections`` entries.
 SECTIONS_MAX = 64
 #: GPP ``parsed_sections`` (what the page's CMP decoded itself): sections kept, values (nodes) per

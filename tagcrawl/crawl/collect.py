@@ -2,8 +2,8 @@
 ``post_load`` and ``get_data``, with the browser) and ``build`` (after the
 browser is released: pixels and ID syncs from the requests
 (``vendors.match_within``, within the crawl deadline and decode budget, then
-the generic beacon detector ``engine/beacons``), the consent compliance report
-and the third parties (``engine/parties``) into the ``CrawlReport``)."""
+the generic beacon detector ``engine/beacons``), the consent compliance report,
+the third parties and the attributed storage writes (``engine/parties``) into the ``CrawlReport``)."""
 from __future__ import annotations
 
 from tagcrawl.engine.chrome.cdp import CDPError
@@ -14,6 +14,8 @@ from tagcrawl.engine.compliance import report as compliance
 from tagcrawl.engine.beacons import BeaconRun, detect
 from tagcrawl.engine.parties import entities
 from tagcrawl.engine.parties.attribution import attribute
+from tagcrawl.engine.parties.hosts import Party
+from tagcrawl.engine.parties.storage import attribute_writes
 from tagcrawl.engine.parties.pixels import labelled_pixels
 from tagcrawl.engine.vendors import match_within, syncs_from_hits
 from tagcrawl.crawl.context import CrawlContext, Step
@@ -42,6 +44,7 @@ class Collect(Step):
         ctx.cookies, ctx.report.cookies_after = jar.cookies, jar.after
         ctx.requests = requests or []
         ctx.datalayer = datalayer or []
+        ctx.storage = ctx.part(found.storage) or []
         page_links = ctx.part(found.links)
         if isinstance(page_links, PageLinks):  # for site audits (tagcrawl/audit/discovery)
             ctx.report.links, ctx.report.canonical = page_links.links, page_links.canonical
@@ -87,7 +90,9 @@ def build(ctx: CrawlContext) -> None:
     ctx.report.marketing_pixels = [MarketingPixel.of(p, c) for p, c in zip(pixels, part.pixels)]
     ctx.report.syncs = [Sync.of(s, phase) for s, phase in zip(syncs, part.syncs)]
     ctx.report.cookies, ctx.report.consent = part.cookies, part.consent
-    parties = attribute(ctx.requests, ctx.cookies, every_hit, ctx.request["url"], index, facts.phase_at)
+    parties = attribute(ctx.requests, ctx.cookies, every_hit, ctx.request["url"], index, facts.phase_at,
+                        ctx.storage)
     ctx.report.third_parties = parties.parties
+    ctx.report.storage = attribute_writes(ctx.storage, Party(ctx.request["url"], index), facts.phase_at)
     ctx.report.third_party_data = ThirdPartyData(version=index.version, loaded=index.loaded)
     ctx.notes += parties.notes()

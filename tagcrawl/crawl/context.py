@@ -31,7 +31,8 @@ class CrawlContext:
         blocked: ``"recaptcha"`` / ``"accessDenied"`` once ``DetectBlocking`` found it.
         consent: the ``ConsentResult`` of the consent step.
         frames: ``signals.collect_signals`` output.
-        hits, datalayer, requests, cookies: what ``Collect`` gathered (kept with the crawl).
+        hits, datalayer, requests, cookies, storage: what ``Collect`` gathered (kept with the crawl;
+            ``storage``: ``collectors.storage.StorageWrite`` objects).
         collected: ``Collect`` ran (``collect.build`` then makes the pixels).
         notes: what was left out or cut (deadline, budgets, caps), sentences for ``message``.
         main_request: the main document's ``(session, requestId)`` when ``Navigate`` ended, or None.
@@ -52,6 +53,7 @@ class CrawlContext:
     datalayer: list = field(default_factory=list)
     requests: list = field(default_factory=list)
     cookies: list = field(default_factory=list)
+    storage: list = field(default_factory=list)
     collected: bool = False
     notes: list = field(default_factory=list)
     main_request: tuple | None = None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from tagcrawl.engine.collectors.screenshots import Screenshots
 from tagcrawl.engine.compliance.parts import ConsentSummary, Cookie, PixelConsent
 from tagcrawl.engine.parties.attribution import ThirdParty
+from tagcrawl.engine.parties.storage import StorageEntry
 
 
 class FailureKind(enum.Enum):
@@ -168,6 +169,8 @@ class CrawlReport:
             redirects), or None before it started.
         third_parties: every third party contacted or holding a cookie (``engine/parties``), or None.
         third_party_data: the dataset behind ``third_parties``, or None when not reached.
+        storage: localStorage/sessionStorage writes with their script's organisation
+            (``engine/parties/storage.py``), or None when not reached.
         links: the page's ``<a href>`` URLs after load (absolute, at most 1,000 of at most
             2,048 characters; ``engine/collectors/links``), for site audits; None when not read.
         canonical: the page's ``<link rel=canonical>`` URL, for site audits; None without one.
@@ -196,6 +199,7 @@ class CrawlReport:
     redirects: list[RedirectHop] | None = None
     third_parties: list[ThirdParty] | None = None
     third_party_data: ThirdPartyData | None = None
+    storage: list[StorageEntry] | None = None
     links: list[str] | None = None
     canonical: str | None = None
     failure: FailureKind | None = None

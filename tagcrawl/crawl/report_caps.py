@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tagcrawl.core.truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, SECTIONS_MAX, TEXT_MAX,
-                                     THIRD_PARTIES_MAX, THIRD_PARTY_DOMAINS_MAX, URL_MAX, cut, fit, is_cut)
+from tagcrawl.core.truncation import (CONSENT_STRING_MAX, LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, SECTIONS_MAX,
+                                     STORAGE_KEY_MAX, STORAGE_WRITES_MAX, TEXT_MAX, THIRD_PARTIES_MAX,
+                                     THIRD_PARTY_DOMAINS_MAX, URL_MAX, cut, fit, is_cut)
 
 _ITEM = ("vendor", "account_id", "name", "domain")
 #: ``path`` (dots between keys, ``[]`` for every item of a list) -> characters.
@@ -42,6 +43,8 @@ STRING_CAPS: tuple[tuple[str, int], ...] = (
     ("finalUrl", URL_MAX), ("redirects[].url", URL_MAX),
     *((f"thirdParties[].{key}", TEXT_MAX) for key in ("organisation", "entity", "category")),
     ("thirdParties[].domains[]", TEXT_MAX),
+    ("storage[].key", STORAGE_KEY_MAX), ("storage[].script", URL_MAX),
+    *((f"storage[].{key}", TEXT_MAX) for key in ("organisation", "entity", "category")),
     ("canonical", URL_MAX), ("links[]", URL_MAX),
 )
 #: ``path`` -> items kept.
@@ -52,6 +55,7 @@ LIST_CAPS: tuple[tuple[str, int], ...] = (
     ("consent.granted_before_consent", LIST_MAX), ("consent.tcf", 10), ("consent.gpp.applicable_sections", SECTIONS_MAX),
     ("redirects", REDIRECTS_MAX),
     ("thirdParties", THIRD_PARTIES_MAX), ("thirdParties[].domains", THIRD_PARTY_DOMAINS_MAX),
+    ("storage", STORAGE_WRITES_MAX),
     ("links", LIST_MAX),
 )
 #: Bytes of ``Settings.report_max_bytes`` kept for ``message`` (at most ``MESSAGE_MAX`` characters, 6

@@ -103,7 +103,7 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
         if isinstance(exc, ServiceFailed):  # the stack trace goes to the log (INFO), never into the answer
             log.info("crawl %s: service failure (%s): %s", report.session_id, exc.code, exc,
                      exc_info=exc.__cause__ or exc)
-        ctx.hits, ctx.cookies, ctx.datalayer, ctx.requests = [], [], [], []  # kept only from a crawl that ended
+        ctx.hits, ctx.cookies, ctx.datalayer, ctx.requests, ctx.storage = [], [], [], [], []  # only a crawl that ended
         ctx.notes = []
     rules = request.get("validationRules") or []
     report.validation_results, evaluated = evaluate_rules_until(

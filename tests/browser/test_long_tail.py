@@ -6,6 +6,8 @@ Pages (tests/support/web/sites/longtail-*.example): @amplitude/analytics-browser
 unmodified, sending to a self-run collector the catalog does not know; a negative page with
 CDN libraries, web fonts, a JSON configuration fetch with a key, a first-party API call and a
 CDN image; a vanilla-cookieconsent page that loads the SDK after a refusal anyway.
+Storage writes (longtail-storage.example): first-party inline and app.js writes, and a script served
+from widget.intercom.io (Intercom in third-party-web) writing localStorage and sessionStorage.
 Without the dataset or the detector: tests/unit/test_third_parties.py, test_beacons.py."""
 from __future__ import annotations
 
@@ -77,3 +79,27 @@ def test_a_heuristic_pixel_after_a_refusal_is_a_violation(crawler, npm_packages)
             "recognised": "heuristic"} in consent["violations"]
     assert not [i for i in consent["before_consent"] if i["type"] == "pixel"]
     assert parties(report)["longtail-refused-cdp.example"]["phase"] == "after_reject"
+
+
+def test_storage_writes_are_attributed_to_the_writing_scripts_organisation(crawler, npm_packages):
+    """localStorage/sessionStorage writes (issue 27 item 1): first-party inline and app.js writes, and a
+    third-party script's (widget.intercom.io, Intercom) with a key past the cap; never the values."""
+    report = crawler("https://longtail-storage.example/").response
+    assert report["success"] is True, report["error"]
+    got = {(w["area"], w["key"]): w for w in report["storage"]}
+    long_key = "k" * 256 + "…[truncated 44 chars]"
+    assert set(got) >= {("local", "fp_inline"), ("local", "fp_cart"), ("session", "fp_session"),
+                        ("local", "tp_visitor"), ("session", "tp_session"), ("local", long_key)}, list(got)
+    inline, app = got[("local", "fp_inline")], got[("local", "fp_cart")]
+    assert inline["script"].startswith("https://longtail-storage.example/") and inline["thirdParty"] is False
+    assert app["script"] == "https://longtail-storage.example/app.js" and app["bytes"] == 17
+    assert (app["organisation"], app["phase"]) == (None, "no_banner")
+    writer = "https://widget.intercom.io/storage-fixture/writer.js"
+    for key in (("local", "tp_visitor"), ("session", "tp_session"), ("local", long_key)):
+        w = got[key]
+        assert (w["script"], w["thirdParty"], w["organisation"], w["category"]) == (
+            writer, True, "Intercom", "customer-success"), w
+    assert got[("local", "tp_visitor")]["bytes"] == 23  # UTF-8: "é" is two bytes
+    assert "secret" not in str(report["storage"]), "values are never reported"
+    assert parties(report)["Intercom"]["storageWrites"] == 3
+    assert "longtail-storage.example" not in parties(report)

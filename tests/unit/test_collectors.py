@@ -101,7 +101,7 @@ def test_the_standard_collectors_record_requests_and_guard_pages():
     assert [r.url for r in found.requests.get_data(None)] == ["https://a.example/p.gif"]
     assert ("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}, "S1") in hub.cdp.sent
     assert {c.name for c in hub.collectors} == {"requests", "datalayer", "cookies", "page_size", "dialogs", "ssrf",
-                                                  "autoconsent", "links"}
+                                                  "autoconsent", "storage", "links"}
     assert not hub.failures
 
 
@@ -125,8 +125,9 @@ def test_collectors_are_typed_attributes_and_the_absent_ones_are_skipped():
     found = standard()
     assert isinstance(found.requests, NetworkCollector) and isinstance(found.dialogs, DialogGuard)
     assert found.ssrf is None and found.screenshots is None
-    assert [c.name for c in found] == ["requests", "datalayer", "cookies", "page_size", "dialogs", "autoconsent", "links"]
-    assert [c.name for c in Collectors(dialogs=None, page_size=None, autoconsent=None, links=None)] == [
+    assert [c.name for c in found] == ["requests", "datalayer", "cookies", "page_size", "dialogs", "autoconsent",
+                                       "storage", "links"]
+    assert [c.name for c in Collectors(dialogs=None, page_size=None, autoconsent=None, storage=None, links=None)] == [
         "requests", "datalayer", "cookies"]
     assert list(Collectors.none()) == []
 

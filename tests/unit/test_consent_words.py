@@ -43,3 +43,17 @@ def test_accept_only_necessary_is_a_refusal_in_its_own_language(lang):
     assert any(key(w) in key(sentence) for w in own), f"{lang}: none of its consent words in {sentence!r}"
     assert len(words["accept"]) >= 5 and words["save"], lang
     assert not _contains(words["reject"], words["accept"][0]), f"{lang}: its first accept phrase is refused"
+
+
+@pytest.mark.parametrize("lang, accept, reject", [
+    ("en", "Accept additional cookies", "Reject additional cookies"),  # GOV.UK's design system
+    ("en", "Accept All Additional Cookies", "Reject All Additional Cookies"),
+    ("sv", "Godkänn alla ytterligare cookies", "Avvisa alla ytterligare cookies"),
+    ("de", "Alle zusätzlichen Cookies akzeptieren", "Zusätzliche Cookies ablehnen"),
+])
+def test_accept_additional_cookies_is_an_accept_phrase_and_its_refusal_a_refusal(lang, accept, reject):
+    """The "additional / optional cookies" pair (the necessary ones are set anyway): scan.js takes an accept
+    label only when it is exactly a phrase (``isAccept``), the refusal by its reject word."""
+    phrases = {key(p).replace(" ", "") for p in WORDS[lang]["accept"]}
+    assert key(accept).replace(" ", "") in phrases
+    assert key(reject).replace(" ", "") not in phrases and _contains(WORDS[lang]["reject"], reject)

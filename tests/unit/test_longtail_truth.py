@@ -16,7 +16,19 @@ def test_every_tuning_page_exists_and_names_catalog_vendors():
         assert all(p["vendor"] in names for p in every if "vendor" in p), page["host"]
         assert all(p in page["accept"]["pixels"] and p in page["reject"]["pixels"] for p in page["before_consent"])
         assert all(p in page["reject"]["pixels"] for p in page["reject"]["violations"])
-        assert len(page["reject"]["violations"]) == 1, "one tag after a refusal per page"
+        if page["banner"]:
+            assert len(page["reject"]["violations"]) == 1, "one tag after a refusal per consent page"
+        else:  # an npm-SDK vendor page: no banner, so nothing before a choice and no violation
+            assert page["before_consent"] == [] and page["reject"]["violations"] == [], page["host"]
+            assert page["accept"]["pixels"] == page["reject"]["pixels"] and not page["refusal_verifiable"]
+
+
+def test_the_npm_sdk_vendor_pages_are_in_the_tuning_corpus():
+    from tests.browser.test_npm_sdk_vendors import SDK_VENDORS, _fields
+
+    truth = {p["host"]: p for p in tuning_pages()}
+    for host, vendor, account, _ in map(_fields, SDK_VENDORS):
+        assert truth[host]["accept"]["pixels"] == [{"vendor": vendor, "account": account}], host
 
 
 def test_a_catalog_pixel_matches_by_display_name_and_id_only():

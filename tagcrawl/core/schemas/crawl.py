@@ -5,8 +5,9 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_dump, val
 
 from tagcrawl.core.schemas.coded import CodedSchema
 from tagcrawl.core.schemas.crawl_consent import capped, kept
-from tagcrawl.core.schemas.crawl_parties import ThirdPartyDataSchema, ThirdPartySchema
-from tagcrawl.core.truncation import LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, TEXT_MAX, THIRD_PARTIES_MAX, URL_MAX
+from tagcrawl.core.schemas.crawl_parties import StorageWriteSchema, ThirdPartyDataSchema, ThirdPartySchema
+from tagcrawl.core.truncation import (LIST_MAX, MESSAGE_MAX, REDIRECTS_MAX, STORAGE_WRITES_MAX, TEXT_MAX,
+                                     THIRD_PARTIES_MAX, URL_MAX)
 from tagcrawl.core.schemas.crawl_consent import (ConsentItemSchema, ConsentReportSchema, CookieSchema,  # noqa: F401
                                                  GppSignalSchema, TcfSignalSchema, TcfSummarySchema)
 from tagcrawl.core.schemas.crawl_pixels import (ConsentModeStateSchema, MarketingPixelSchema,  # noqa: F401
@@ -182,6 +183,11 @@ class CrawlResponseSchema(Schema):
                                                "first (docs/third-parties.md)."), "maxItems": THIRD_PARTIES_MAX})
     thirdPartyData = fields.Nested(ThirdPartyDataSchema, allow_none=True, attribute="third_party_data", metadata={
         "description": "The dataset behind `thirdParties`; `loaded` false: it is missing and the list is empty."})
+    storage = fields.List(fields.Nested(StorageWriteSchema), allow_none=True, metadata={
+        "description": kept(STORAGE_WRITES_MAX, "Every localStorage and sessionStorage write (`setItem`) of the "
+                                                "page and its frames, in the order written, with the writing "
+                                                "script and its organisation; never the value "
+                                                "(docs/third-parties.md)."), "maxItems": STORAGE_WRITES_MAX})
     links = fields.List(fields.String(), allow_none=True, metadata={
         "description": f"tagcrawl extension, for site audits (docs/audits.md): the absolute http(s) URLs of the "
                        f"page's `<a href>` after load, in document order, distinct; at most {LIST_MAX} of at most "

@@ -1,13 +1,14 @@
 """The page hooks of one crawl: their script and what they report.
 
-The script (``native_mask.js`` then ``page_hooks.js``, in one strict arrow
+The script (``native_mask.js``, ``page_hooks.js`` then ``storage_hooks.js``, in one strict arrow
 function) runs in every document of the crawl's page before the page's own
 scripts (``Page.addScriptToEvaluateOnNewDocument``).  It reports over a CDP
 binding (``Runtime.addBinding``) whose name is random per crawl and which the
 script takes and deletes from the window before any page script runs; the
 crawler's own scripts reach the hooks' state (closed shadow roots, consent
 state, the flush) with ``Function.prototype.toString[key]``, a property that
-exists for no other reader.  Nothing of it is enumerable from the page
+exists for no other reader (or ``Storage.prototype.setItem[key]`` when the
+page replaced ``toString``, as core-js 3 does: ``PageHooks.api``).  Nothing of it is enumerable from the page
 (docs/stealth.md lists what a page can still see).
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from tagcrawl.engine.scripts import script
 
-_SOURCE = script(__file__, "native_mask.js") + "\n" + script(__file__, "page_hooks.js")
+_SOURCE = "\n".join(script(__file__, name) for name in ("native_mask.js", "page_hooks.js", "storage_hooks.js"))
 #: Longest binding payload parsed, in characters (a dataLayer item is at most 1 MiB, ``page_hooks.js``).
 MAX_MESSAGE_CHARS = (1 << 20) + 64
 
@@ -65,7 +66,8 @@ class PageHooks:
         document ``w`` is due in ``t`` ms, the last late one in ``l`` ms),
         ``{"dom": 1}`` (DOM mutations), ``{"dl": value}`` (a dataLayer item),
         ``{"dlCut": n}`` (dataLayer items not sent: past the per-document count
-        or size cap)."""
+        or size cap), ``{"st": {...}}`` (a localStorage/sessionStorage write,
+        ``storage_hooks.js``), ``{"stCut": n}`` (writes not sent in a document)."""
         payload = params.get("payload") or "{}"
         if params.get("name") != self.binding or len(payload) > MAX_MESSAGE_CHARS:
             return None
@@ -81,8 +83,11 @@ class PageHooks:
 
     def api(self) -> str:
         """A JS expression for the hooks' API in the current document (undefined
-        where the hooks are not installed)."""
-        return f"Function.prototype.toString[{json.dumps(self.key)}]"
+        where the hooks are not installed): ``Function.prototype.toString[key]``,
+        else ``Storage.prototype.setItem[key]`` (a page that bundles core-js 3
+        replaces ``Function.prototype.toString``; ``storage_hooks.js``)."""
+        key = json.dumps(self.key)
+        return f"(Function.prototype.toString[{key}] || Storage.prototype.setItem[{key}])"
 
 
 def _ms(value) -> int:

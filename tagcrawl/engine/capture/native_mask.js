@@ -14,7 +14,8 @@
 // The technique is that of puppeteer-extra-plugin-stealth (evasions/_utils).
 const KEY = "__KEY__";        // per crawl: Function.prototype.toString[KEY] is the hooks' ``api``
 const SOURCE = "__SOURCE__";  // per crawl: this script's name in stack traces (//# sourceURL)
-if (Function.prototype.toString[KEY]) return;  // already installed in this document
+// Already installed in this document (core-js 3 replaces toString: setItem answers too, storage_hooks.js).
+if (Function.prototype.toString[KEY] || (typeof Storage === "function" && Storage.prototype.setItem[KEY])) return;
 const apply = Reflect.apply, reflectGet = Reflect.get, ownDesc = Object.getOwnPropertyDescriptor;
 const define = Object.defineProperty, protoOf = Object.getPrototypeOf, create = Object.create;
 const hasOwnFn = Object.prototype.hasOwnProperty, isArray = Array.isArray, NativeProxy = Proxy;

@@ -18,9 +18,11 @@ from tagcrawl.engine.collectors.guards import DialogGuard, PageSizeGuard, Reques
 from tagcrawl.engine.collectors.links import LinksCollector, PageLinks
 from tagcrawl.engine.collectors.network import NetworkCollector
 from tagcrawl.engine.collectors.screenshots import ScreenshotCollector
+from tagcrawl.engine.collectors.storage import StorageCollector
 
 __all__ = ["AutoconsentCollector", "Collector", "Collectors", "Context", "CookieCollector", "DataLayerCollector", "DialogGuard", "Hub", "LinksCollector",
-           "NetworkCollector", "PageLinks", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "Target", "guarded",
+           "NetworkCollector", "PageLinks", "PageSizeGuard", "RequestGuard", "ScreenshotCollector", "StorageCollector",
+           "Target", "guarded",
            "standard"]
 
 
@@ -42,6 +44,7 @@ class Collectors:
         screenshots: before/after PNGs (``screenshots.ScreenshotCollector``).
         autoconsent: DuckDuckGo autoconsent in every frame (``autoconsent.AutoconsentCollector``;
             idle when ``Settings.autoconsent`` is off); the consent step drives it.
+        storage: localStorage/sessionStorage writes and their scripts (``storage.StorageCollector``).
         links: the page's links and canonical URL for site audits (``links.LinksCollector``), read last.
     """
 
@@ -53,6 +56,7 @@ class Collectors:
     ssrf: RequestGuard | None = None
     screenshots: ScreenshotCollector | None = None
     autoconsent: AutoconsentCollector | None = field(default_factory=AutoconsentCollector)
+    storage: StorageCollector | None = field(default_factory=StorageCollector)
     links: LinksCollector | None = field(default_factory=LinksCollector)
 
     @classmethod

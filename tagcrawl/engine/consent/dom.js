@@ -9,9 +9,12 @@
 // Defines: R (arguments[0]), api, shadowOf, parentOf, visible, onScreen,
 // deep(el, sel) (el and its descendants matching sel, through shadow roots),
 // shown(el) (el or one of its first 400 descendants is on screen) and
-// textOf(el) (its text through shadow roots: a shadow host's innerText is empty).
+// textOf(el) (its text through shadow roots: a shadow host's innerText is empty;
+// and through slots: a layer inside a shadow root shows its host's children).
 const R = arguments[0];
-const api = (() => { try { return Function.prototype.toString[R.key] || null; } catch (e) { return null; } })();
+// Through Storage.prototype.setItem when the page replaced Function.prototype.toString (core-js 3 does).
+const api = (() => { try { return Function.prototype.toString[R.key] || Storage.prototype.setItem[R.key] || null; }
+  catch (e) { return null; } })();
 const closedRoot = api ? api.root : () => null;
 const shadowOf = (el) => el.shadowRoot || closedRoot(el);
 const parentOf = (n) => n.parentElement || (n.getRootNode && n.getRootNode() !== n && n.getRootNode().host) || null;
@@ -59,8 +62,25 @@ const shadowRootsIn = (el) => {
   for (const n of el.querySelectorAll("*")) { if (out.length >= MAX_TEXT_ROOTS) break; visit(n); }
   return out;
 };
+// A layer drawn inside a shadow root shows its host's children through <slot>s
+// (a <dialog> with the banner's text slotted in): its innerText has none of
+// them, so the nodes assigned to its slots are read too (at most MAX_SLOTS
+// slots), unless the layer holds the slot's host (its innerText has them).
+const MAX_SLOTS = 50;
+const slottedText = (el) => {
+  let out = "";
+  for (const slot of deep(el, "slot").slice(0, MAX_SLOTS)) {
+    const root = slot.getRootNode();
+    if (!root || !root.host || el.contains(root.host) || typeof slot.assignedNodes !== "function") continue;
+    for (const n of slot.assignedNodes({ flatten: true })) {
+      if (out.length > MAX_LAYER_TEXT) return out;
+      out += " " + (n.nodeType === 1 ? (NO_TEXT.has(n.tagName) ? "" : n.innerText || "") : n.textContent || "");
+    }
+  }
+  return out;
+};
 const textOf = (el) => {
-  let text = el.innerText || el.textContent || "";
+  let text = (el.innerText || el.textContent || "") + slottedText(el);
   for (const root of shadowRootsIn(el)) {
     for (const child of root.children) {
       if (text.length > MAX_LAYER_TEXT) return text.slice(0, MAX_LAYER_TEXT);

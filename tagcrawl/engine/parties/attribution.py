@@ -9,13 +9,14 @@ not know gets an entry per registrable domain with ``organisation``,
 and the cookies its domains hold at the end, names its registrable domains,
 the consent phase of its first request, and whether a request to it carried
 an identifier (an account id the catalog or the generic beacon detector read).
-Chrome's own requests are left out (``hosts.chrome_own``); first-party hosts
-are not third parties (``hosts.Party``).
+Each entry also counts the localStorage/sessionStorage writes of scripts
+served from its hosts (``storage.py``).  Chrome's own requests are left out
+(``hosts.chrome_own``); first-party hosts are not third parties (``hosts.Party``).
 
 Bounds: at most :data:`PARTIES_MAX` entries (later parties are counted in
 :attr:`Attribution.dropped` and named in ``message``), at most
-:data:`DOMAINS_MAX` domains per entry.  Work: one pass over the requests and
-one over the cookies, each lookup O(host labels) (registrable domains cached).
+:data:`DOMAINS_MAX` domains per entry.  Work: one pass over the requests, one over the
+cookies and one over the storage writes, each lookup O(host labels) (registrable domains cached).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from tagcrawl.core.registrable import registrable_domain
 from tagcrawl.core.truncation import THIRD_PARTIES_MAX, THIRD_PARTY_DOMAINS_MAX
 from tagcrawl.engine.parties.entities import EntityIndex
 from tagcrawl.engine.parties.hosts import Party, chrome_own, host_of
+from tagcrawl.engine.parties.storage import writer_host
 
 #: Entries kept per crawl, and registrable domains per entry.
 PARTIES_MAX = THIRD_PARTIES_MAX
@@ -45,6 +47,7 @@ class ThirdParty:
         cookies: cookies of its domains at the end of the crawl.
         phase: consent phase of its first request (``compliance.report.PHASES``), None when it only set cookies.
         identifier: a request to it carried an account id.
+        storage_writes: localStorage/sessionStorage writes by scripts of its hosts (``storage.py``).
     """
 
     organisation: str | None
@@ -55,6 +58,7 @@ class ThirdParty:
     cookies: int = 0
     phase: str | None = None
     identifier: bool = False
+    storage_writes: int = 0
     first_ms: float | None = field(default=None, repr=False)
 
 
@@ -95,7 +99,7 @@ class _Table:
 
 
 def attribute(requests: Iterable, cookies: Iterable[dict], hits: Iterable, page_url: str, index: EntityIndex,
-              phase_at: Callable[[float], str]) -> Attribution:
+              phase_at: Callable[[float], str], storage: Iterable = ()) -> Attribution:
     """The third parties of a crawl (module docstring).
 
     Args:
@@ -105,6 +109,8 @@ def attribute(requests: Iterable, cookies: Iterable[dict], hits: Iterable, page_
         page_url: the crawled URL.
         index: third-party-web's entities (empty when the dataset is missing: every party is unknown).
         phase_at: epoch ms -> consent phase (``compliance.report.ConsentFacts.phase_at``).
+        storage: the crawl's storage writes (``collectors.storage.StorageWrite``, at most 500):
+            each write by a third-party script counts in its party's ``storage_writes``.
     Returns:
         :class:`Attribution`.
     """
@@ -129,6 +135,12 @@ def attribute(requests: Iterable, cookies: Iterable[dict], hits: Iterable, page_
             entry = table.get(host)
             if entry is not None:
                 entry.cookies += 1
+    for write in storage:
+        host = writer_host(write)
+        if host and party.third(host):
+            entry = table.get(host)
+            if entry is not None:
+                entry.storage_writes += 1
     for entry in table.result.parties:
         entry.phase = phase_at(entry.first_ms) if entry.first_ms is not None else None
     return table.result
