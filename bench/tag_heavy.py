@@ -115,10 +115,15 @@ def side_by_side(pg, web, workdir, rounds: int, variants: dict[str, dict]) -> di
 def _tree_rss(server: Gunicorn) -> tuple[int, int]:
     """(RSS bytes of the worker and its process tree, Chrome browser processes in it)."""
     worker = psutil.Process(server.proc.pid).children()[0]
-    tree = [worker] + worker.children(recursive=True)
-    browsers = sum(1 for p in tree if "chrom" in p.name() and "--type=" not in " ".join(p.cmdline()[:40])
-                   and "driver" not in p.name())
-    return sum(p.memory_info().rss for p in tree), browsers
+    rss, browsers = 0, 0
+    for p in [worker] + worker.children(recursive=True):
+        try:  # a process may exit (or be a zombie) meanwhile: not counted
+            name, rss_p, cmd = p.name(), p.memory_info().rss, " ".join(p.cmdline()[:40])
+        except psutil.Error:
+            continue
+        rss += rss_p
+        browsers += "chrom" in name and "--type=" not in cmd and "driver" not in name
+    return rss, browsers
 
 
 def concurrency(pg, web, workdir, clients: int, crawls: int, env: dict) -> dict:
@@ -166,7 +171,10 @@ def main() -> None:
                 phases = " ".join(f"{k}={v}" for k, v in row["phases_ms"].items() if v)
                 print(f"| {name} {row['env'] or ''} | {row['tagcrawl_ms']} | **{row['ratio']}x** | {phases} |")
         if args.only in (None, "concurrency"):
-            rows = [concurrency(pg, web, workdir, int(c), args.crawls, env) for c in args.levels.split(",")]
+            rows = []
+            for c in args.levels.split(","):
+                rows.append(concurrency(pg, web, workdir, int(c), args.crawls, env))
+                print(rows[-1], "load", [round(x, 1) for x in psutil.getloadavg()], flush=True)
             results["concurrency"] = rows
             print("\n| concurrent crawls | pages/min | RSS (MB) | browsers | RSS per browser (MB) |\n|---|---|---|---|---|")
             for r in rows:

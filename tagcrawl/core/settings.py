@@ -73,8 +73,8 @@ class Settings:
     autoconsent: bool = True
     #: The service's npm data (npm/package.json); unset: ``npm/node_modules`` beside the package.
     npm_dir: str | None = None
-    #: Browsers per worker; 0: one per gunicorn thread.
-    pool_size: int = 0
+    #: Browsers per worker (docs/benchmarks.md); 0: one per gunicorn thread.
+    pool_size: int = 2
     driver_max_crawls: int = 50
     allow_private_targets: bool = False
     #: What the Fetch-domain request guard pauses (docs/security.md, "The Fetch guard"): "auto"

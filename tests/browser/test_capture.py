@@ -1,6 +1,8 @@
 """Capture in every target, POST bodies, and event-driven waiting (real Chrome)."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from tests.support.config import settings
 
@@ -46,6 +48,20 @@ def test_requests_from_dedicated_and_service_workers(crawler, fixture_web):
 def test_tag_injected_late_is_caught(crawler):
     outcome = crawler("https://late.example/")
     assert ("facebook", "333344445555666") in accounts(outcome)
+
+
+def test_pixel_sent_on_a_set_intervals_first_tick_is_caught_before_quiet_ends(crawler):
+    """An SDK queue flushed on a recurring timer's first tick (800 ms after load, only
+    while the page is visible): the interval holds the quiet wait until that tick (the
+    pixel leaves before the wait ends, not by luck during the consent or flush phases);
+    its later ticks do not hold it (the crawl succeeds)."""
+    outcome = crawler("https://interval.example/")
+    assert outcome.response["success"] is True
+    timings = outcome.timings
+    created_epoch_ms = time.time() * 1000 - (time.monotonic() - timings.created) * 1000
+    [hit] = [h for h in outcome.hits if h.account_id == "818181818181818"]
+    quiet_ended_ms = timings.starts["quiet"] + timings.phases["quiet"]  # ms from the crawl's start
+    assert hit.timestamp - created_epoch_ms < quiet_ended_ms, timings.summary()
 
 
 def test_tag_loaded_after_an_xhr_is_caught(crawler):

@@ -47,11 +47,7 @@ SDK_VENDORS = [
     ("sdk-statsig.example", "statsig", "client-FxStatsigKey0123456789abcdefABCDEFGHIJKL",
      ("featureassets.org", "/v1/initialize")),
     ("sdk-optimizely-fx.example", "optimizely", "29061560001", ("logx.optimizely.com", "/v1/events")),
-    pytest.param("sdk-kameleoon.example", "kameleoon", "fx0kam1234", ("data.kameleoon.io", "/visit/events"),
-                 marks=pytest.mark.xfail(strict=False, reason=(
-                     "Kameleoon's SDK sends its events about 1 s after its configuration, from a recurring "
-                     "timer, which the quiet window does not wait for on an idle machine (open in issue 28: "
-                     "a recurring timer's first tick within the horizon)"))),
+    ("sdk-kameleoon.example", "kameleoon", "fx0kam1234", ("data.kameleoon.io", "/visit/events")),
     ("sdk-convert.example", "convert", "100412345", ("100467890.metrics.convertexperiments.com", "/v1/track/")),
     ("sdk-reflag.example", "reflag", "pub_prod_Fx0123456789abcdefABCD", ("front.reflag.com", "/event")),
     ("sdk-flagsmith.example", "flagsmith", "FxFlagsmithEnv0123456ab", ("edge.api.flagsmith.com", "/api/v1/flags/")),

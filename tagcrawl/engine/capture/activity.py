@@ -14,7 +14,9 @@ not hold the crawl:
 - JS timers up to the horizon are pending work (late tags) until they are due,
   and a timer coming due is activity (it may start a tag); a timer set again
   from a call site whose timer already fired is recurring (polling,
-  heartbeats) and is not reported by the page hooks;
+  heartbeats) and is not reported by the page hooks; a ``setInterval`` is
+  pending until its first tick when that is due within the horizon (SDK
+  queues flushed on it), never after;
 - DOM mutations wake ``wait_dom_change`` (late consent banners) but do not
   restart the quiet window (animations, carousels).
 

@@ -3,12 +3,13 @@
 // closure.  Reports activity to the crawler through a CDP binding (its name
 // random per crawl; taken and deleted from the window before any page script
 // runs): JS timers pending (tags injected late: up to HORIZON ms;
-// consent banners drawn late: up to LATE ms; recurring timers are left out),
+// consent banners drawn late: up to LATE ms; a setInterval until its first
+// tick, if due within HORIZON ms; recurring timers are left out),
 // DOM mutations (late consent banners) and the items of window.dataLayer.
 // Leaves nothing on the page: no global, no marker, no accessor; setTimeout,
-// clearTimeout, attachShadow and the visibility getters are native-masked
-// Proxies.  What the crawler needs of it (closed shadow roots, consent state,
-// the flush) it reads with Function.prototype.toString[KEY] (``api``).
+// clearTimeout, setInterval, clearInterval, attachShadow and the visibility
+// getters are native-masked Proxies.  What the crawler needs of it (closed
+// shadow roots, consent state, the flush) it reads with Function.prototype.toString[KEY] (``api``).
 const global = window, doc = document, perf = performance, random = Math.random, ceil = Math.ceil;
 const clock = ((now) => () => apply(now, perf, []))(Performance.prototype.now);
 const addListener = EventTarget.prototype.addEventListener, microtask = queueMicrotask;
@@ -121,11 +122,14 @@ const site = (fn) => {
   return fn;
 };
 const timerTarget = (self) => self === undefined || self === null || self === global;
-replace(global, "setTimeout", (native, self, args) => {
+// A timer up to ``longest`` ms (setTimeout: LATE; setInterval: HORIZON, until its
+// first tick: SDKs flush their queue on it, Kameleoon, Datadog; its later ticks
+// are recurring and never pending).
+const track = (native, self, args, longest) => {
   checkDataLayer();
   const fn = args[0], ms = args[1];
   const delay = typeof ms === "number" ? ms : typeof ms === "string" ? +ms : ms === undefined ? 0 : -1;
-  if (typeof fn !== "function" || !(delay >= 20 && delay <= LATE) || !timerTarget(self)) return apply(native, self, args);
+  if (typeof fn !== "function" || !(delay >= 20 && delay <= longest) || !timerTarget(self)) return apply(native, self, args);
   const where = site(fn), prev = mapGet(lastOf, where), t = clock();
   const before = prev === undefined ? undefined : mapGet(pending, prev);
   if (before && before[0] <= t) { mapDelete(pending, prev); fire(where); }
@@ -138,8 +142,11 @@ replace(global, "setTimeout", (native, self, args) => {
   if (mapSizeOf(lastOf) < MAX_SITES || prev !== undefined) mapSet(lastOf, where, id);
   if (late ? at > lateDue : at > due) { if (late) lateDue = at; else due = at; report(); }
   return id;
-});
-replace(global, "clearTimeout", (native, self, args) => {
+};
+replace(global, "setTimeout", (native, self, args) => track(native, self, args, LATE));
+replace(global, "setInterval", (native, self, args) => track(native, self, args, HORIZON));
+// clearTimeout and clearInterval share the ids (either clears either).
+const clear = (native, self, args) => {
   checkDataLayer();
   const id = args[0], entry = timerTarget(self) ? mapGet(pending, id) : undefined;
   if (entry) {
@@ -148,7 +155,9 @@ replace(global, "clearTimeout", (native, self, args) => {
     if (entry[0] === due || entry[0] === lateDue) { settle(); report(); }
   }
   return apply(native, self, args);
-});
+};
+replace(global, "clearTimeout", clear);
+replace(global, "clearInterval", clear);
 
 // -- closed shadow roots (Transcend, some CMPs and CAPTCHAs): remembered so
 // that the consent scanner can look inside them (api.root(host)).

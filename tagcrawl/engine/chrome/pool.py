@@ -177,7 +177,7 @@ _pools_lock = threading.Lock()
 
 
 def pool_size(settings: Settings) -> int:
-    """Browsers per worker: ``pool_size``, else one per gunicorn thread."""
+    """Browsers per worker: ``pool_size`` (default 2), or with 0 one per gunicorn thread."""
     return settings.pool_size or settings.gunicorn_threads or 1
 
 
