@@ -5,14 +5,14 @@ page is hidden or left (``visibilitychange`` to hidden, ``pagehide``), with
 ``navigator.sendBeacon`` or ``fetch(..., {keepalive: true})``.  Before the
 final collection the crawl fires those two events in every frame (the main
 world of each frame, out-of-process iframes included), with
-``document.visibilityState`` reading "hidden", then waits a short,
-event-driven window for the requests they start.  Then it freezes the page and
+``document.visibilityState`` reading "hidden".  Then it freezes the page and
 resumes it at once (CDP ``Page.setWebLifecycleState``, what Chrome does to a
 tab in the background): the page gets *trusted* ``freeze`` and ``resume``
 events, for SDKs that ignore synthetic ones (the Datadog browser SDK checks
-``isTrusted`` and flushes on ``freeze``), and a second window waits for what
-they send.  Nothing navigates: the page stays loaded (the "after" screenshot
-is taken before).
+``isTrusted`` and flushes on ``freeze``).  One short, event-driven window,
+counted from the first events, waits for the requests all of them start.
+Nothing navigates: the page stays loaded (the "after" screenshot is taken
+before).
 """
 from __future__ import annotations
 
@@ -69,9 +69,11 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
     """Fire ``visibilitychange`` (hidden) and ``pagehide`` in every frame of the
     crawl's page, then wait for what they send: when no new request starts
     within ``start_ms`` the window ends there (nothing was queued); otherwise
-    it ends ``quiet_ms`` after the last new request.  Then freeze and resume
-    the page (trusted ``freeze``/``resume``, :func:`_freeze_and_resume`) and
-    wait the same way again.  Both windows together last at most ``cap_ms``.
+    it ends ``quiet_ms`` after the last new request.  The page is frozen and
+    resumed (trusted ``freeze``/``resume``, :func:`_freeze_and_resume`) right
+    after the events, before that one window, which counts requests from the
+    moment the events were fired (a page with nothing queued waits
+    ``start_ms`` once, not once per event set).  It lasts at most ``cap_ms``.
     ``sendBeacon`` and keepalive fetches start inside the event handlers, so
     they show up within a few ms.
 
@@ -100,13 +102,11 @@ def flush_page(capture, quiet_ms: int = 300, cap_ms: int = 2000, deadline: float
     result.frames = sum(1 for f in done if f.exception() is None and "result" in f.result()
                         and "exceptionDetails" not in f.result()["result"])
     fired = time.monotonic()
-    if capture.wait_new_request(fired, min(start_ms, cap_ms), end):
-        result.quiet = capture.wait_quiet(quiet_ms, cap_ms, end, since=fired)
     if time.monotonic() < end:
         result.frozen = _freeze_and_resume(capture, end)
-        fired = time.monotonic()
-        if result.frozen and capture.wait_new_request(fired, min(start_ms, cap_ms), end):
-            result.quiet = capture.wait_quiet(quiet_ms, cap_ms, end, since=fired) and result.quiet
+    # One window for both: what the events and the freeze started counts from ``fired``.
+    if capture.wait_new_request(fired, min(start_ms, cap_ms), end):
+        result.quiet = capture.wait_quiet(quiet_ms, cap_ms, end, since=fired)
     result.requests = capture.request_count() - before
     log.debug("flush: fired in %d frames, frozen %s, %d requests after", result.frames, result.frozen,
               result.requests)
