@@ -173,3 +173,22 @@ def query(name: str, description: str, schema: dict | None = None) -> dict:
     """An optional query parameter (string unless ``schema`` says otherwise)."""
     return {"name": name, "in": "query", "required": False, "description": description,
             "schema": schema or {"type": "string"}}
+
+
+#: The documented error answers (``openapi.py`` components) by HTTP status.
+ERROR_RESPONSES = {400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 409: "Conflict",
+                   413: "PayloadTooLarge", 422: "ValidationFailed", 429: "RateLimited", 503: "CrawlUnavailable",
+                   504: "CrawlDeadline"}
+
+
+def errors(bp, *codes: int):
+    """Document an operation's error answers: ``@errors(bp, 401, 404)`` is ``@bp.alt_response(401,
+    response="Unauthorized")`` then ``@bp.alt_response(404, response="NotFound")``, each code's component
+    from :data:`ERROR_RESPONSES` (a ``KeyError`` at import for a code without one)."""
+    names = [ERROR_RESPONSES[code] for code in codes]
+
+    def decorate(view):
+        for code, name in reversed(list(zip(codes, names))):
+            view = bp.alt_response(code, response=name)(view)
+        return view
+    return decorate

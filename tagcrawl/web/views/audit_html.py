@@ -19,7 +19,7 @@ from tagcrawl.audit.share import token_valid
 from tagcrawl.core.errors import ApiError
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import ApiKey
-from tagcrawl.web.edge import Blueprint, operation, query
+from tagcrawl.web.edge import Blueprint, errors, operation, query
 
 bp = Blueprint("audit_html", __name__, template_folder="../templates")
 ROWS_MAX = 2000
@@ -72,8 +72,7 @@ def matrix(report: dict) -> tuple[list[str], list[dict]]:
     parameters=[query("expires", "A shared link's expiry (epoch seconds)."),
                 query("token", "A shared link's signature.")]))
 @bp.response(200, description="HTML page.", content_type="text/html")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def page(audit_id: str):
     """The HTML report."""
     audit = _reader_audit(audit_id)

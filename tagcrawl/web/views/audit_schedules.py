@@ -18,7 +18,7 @@ from tagcrawl.core.audit_models import AuditSchedule
 from tagcrawl.core.errors import ApiError
 from tagcrawl.core.extensions import db
 from tagcrawl.core.schemas.audit import AuditRequestSchema, AuditScheduleRequestSchema, AuditScheduleSchema
-from tagcrawl.web.edge import Blueprint, operation
+from tagcrawl.web.edge import Blueprint, errors, operation
 from tagcrawl.web.ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
 
 bp = Blueprint("audit_schedule", __name__)
@@ -39,11 +39,7 @@ def schedule_json(schedule: AuditSchedule) -> dict:
 @require_api_key
 @bp.arguments(AuditScheduleRequestSchema)
 @bp.response(201, AuditScheduleSchema, description="The schedule.")
-@bp.alt_response(400, response="BadRequest")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(413, response="PayloadTooLarge")
-@bp.alt_response(422, response="ValidationFailed")
-@bp.alt_response(429, response="RateLimited")
+@errors(bp, 400, 401, 413, 422, 429)
 def create(data: dict):
     """Validate and store a schedule."""
     body = AuditRequestSchema().dump(data["audit"])
@@ -66,7 +62,7 @@ def create(data: dict):
 @bp.doc(**operation("List this key's audit schedules", "list_audit_schedules", tag="audit", secured=True))
 @require_api_key
 @bp.response(200, AuditScheduleSchema(many=True), description=f"Oldest first, at most {SCHEDULES_LISTED}.")
-@bp.alt_response(401, response="Unauthorized")
+@errors(bp, 401)
 def listing():
     """This key's schedules."""
     rows = db.session.scalars(db.select(AuditSchedule).where(AuditSchedule.api_key_id == g.api_key.id)
@@ -78,8 +74,7 @@ def listing():
 @bp.doc(**operation("Delete an audit schedule", "delete_audit_schedule", tag="audit", secured=True))
 @require_api_key
 @bp.response(204, description="Deleted; its audits stay.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def delete(schedule_id: str):
     """Delete one of this key's schedules (its audits stay)."""
     row = None if len(schedule_id) > 36 or "\x00" in schedule_id else db.session.get(AuditSchedule, schedule_id)

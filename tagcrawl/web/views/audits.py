@@ -21,7 +21,7 @@ from tagcrawl.audit.share import share_query
 from tagcrawl.core.errors import ApiError, RequestValidationError
 from tagcrawl.core.extensions import db
 from tagcrawl.core.schemas.audit import AuditCreatedSchema, AuditRequestSchema, AuditShareSchema, AuditStatusSchema
-from tagcrawl.web.edge import Blueprint, operation, query
+from tagcrawl.web.edge import Blueprint, errors, operation, query
 from tagcrawl.web.ratelimits import crawl_key, crawl_limit, crawl_limit_off, rate_limited
 
 bp = Blueprint("audit", __name__)
@@ -55,11 +55,7 @@ def owned(audit_id: str):
 @bp.arguments(AuditRequestSchema)
 @bp.response(202, AuditCreatedSchema, description="Queued; poll `Location`.",
              headers={"Location": {"description": "The audit's URL.", "schema": {"type": "string"}}})
-@bp.alt_response(400, response="BadRequest")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(413, response="PayloadTooLarge")
-@bp.alt_response(422, response="ValidationFailed")
-@bp.alt_response(429, response="RateLimited")
+@errors(bp, 400, 401, 413, 422, 429)
 def create(data: dict):
     """Validate, store and start an audit.  400: ``maxPages`` over the cap; 429: too many running."""
     limits = current_limits()
@@ -84,8 +80,7 @@ def create(data: dict):
 @bp.doc(**operation("An audit's status and progress", "get_audit", tag="audit", secured=True))
 @require_api_key
 @bp.response(200, AuditStatusSchema, description="Status, page counts, rate (pages/min) and ETA (s).")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def status(audit_id: str):
     """The audit's status, page counts, rate and ETA."""
     return jsonify(store.status_of(owned(audit_id)))
@@ -97,9 +92,7 @@ def status(audit_id: str):
     "its report. 409 when it has already ended.")))
 @require_api_key
 @bp.response(200, AuditStatusSchema, description="The cancelled audit.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
-@bp.alt_response(409, response="Conflict")
+@errors(bp, 401, 404, 409)
 def cancel(audit_id: str):
     """Cancel the audit (``runner.cancel_audit``); 409 when it is done, failed or cancelled already."""
     audit = owned(audit_id)
@@ -116,8 +109,7 @@ def cancel(audit_id: str):
     "audit runs: the pages done so far.")))
 @require_api_key
 @bp.response(200, _OBJECT, description="The report.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def report(audit_id: str):
     """The audit's report as JSON."""
     return jsonify(store.report_of(owned(audit_id)))
@@ -132,8 +124,7 @@ def _csv(body: str, name: str) -> Response:
 @require_api_key
 @bp.response(200, description="CSV: one row per page and scenario, one column per vendor and account.",
              content_type="text/csv")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def report_as_csv(audit_id: str):
     """The pages x vendors matrix as CSV (formula-safe cells)."""
     audit = owned(audit_id)
@@ -144,8 +135,7 @@ def report_as_csv(audit_id: str):
 @bp.doc(**operation("An audit's cookie inventory (CSV)", "get_audit_cookies_csv", tag="audit", secured=True))
 @require_api_key
 @bp.response(200, description="CSV: one row per cookie name and domain.", content_type="text/csv")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def cookies_as_csv(audit_id: str):
     """The cookie inventory as CSV (formula-safe cells)."""
     audit = owned(audit_id)
@@ -160,8 +150,7 @@ def cookies_as_csv(audit_id: str):
 @require_api_key
 @bp.response(200, _OBJECT, description="Vendors and accounts gained or lost, coverage changes, new "
                                        "violations, new cookies, pages gone or broken.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def diff(audit_id: str):
     """The diff from ``against`` (or the previous audit with the same config) to this audit."""
     audit = owned(audit_id)
@@ -178,8 +167,7 @@ def diff(audit_id: str):
                                 "only, until `expiresAt` (`TAGCRAWL_AUDIT_SHARE_TTL_S`; docs/audits.md)."))
 @require_api_key
 @bp.response(200, AuditShareSchema, description="The link.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def share(audit_id: str):
     """A signed, expiring link to the audit's HTML report."""
     from datetime import datetime, timezone

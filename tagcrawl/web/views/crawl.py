@@ -11,7 +11,7 @@ import uuid
 from flask import current_app, g, jsonify, request, send_from_directory
 
 from tagcrawl.accounts.apikeys import require_api_key
-from tagcrawl.web.edge import Blueprint, load_query, operation
+from tagcrawl.web.edge import Blueprint, errors, load_query, operation
 from tagcrawl.core.errors import ApiError
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import Crawl, CrawlHar
@@ -55,12 +55,7 @@ def health():
 @bp.response(200, CrawlResponseSchema, description="The crawl report; `success` is false when the page could "
                                                    "not be crawled, was blocked or answered 4xx/5xx (see `error`, "
                                                    "`pageStatus`). A failure of the service is 503 or 504.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(413, response="PayloadTooLarge")
-@bp.alt_response(422, response="ValidationFailed")
-@bp.alt_response(429, response="RateLimited")
-@bp.alt_response(503, response="CrawlUnavailable")
-@bp.alt_response(504, response="CrawlDeadline")
+@errors(bp, 401, 413, 422, 429, 503, 504)
 def crawl(data: dict):
     """Crawl a page (docs/api.md, "Crawl a page").  ``data``: the loaded CrawlRequest (422 before this on a bad body)."""
     schema = CrawlRequestSchema()
@@ -98,8 +93,7 @@ def crawl(data: dict):
 @require_api_key
 @bp.response(200, CrawlResponseSchema, description="The stored report, or `{sessionId, url, success: false, "
                                                    "message: <queued|running>}` while it runs.")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def crawl_result(session_id: str):
     """The stored CrawlResponse of this key's latest crawl with ``session_id``,
     or its status while queued/running.  404 for other keys' crawls."""
@@ -117,8 +111,7 @@ def crawl_result(session_id: str):
                 "cookie and authorization headers redacted unless the key opted in (docs/har.md)."))
 @require_api_key
 @bp.response(200, {"$ref": "#/components/schemas/Har"}, description="The HAR 1.2 document (docs/har.md).")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(404, response="NotFound")
+@errors(bp, 401, 404)
 def crawl_har(session_id: str):
     """The HAR 1.2 document of this key's latest finished crawl with
     ``session_id``: every captured request with its decoded body, frame and
@@ -139,8 +132,7 @@ def crawl_har(session_id: str):
     {"in": "query", "schema": CrawlListArgsSchema}]))
 @require_api_key
 @bp.response(200, CrawlSummarySchema(many=True), description="Newest first.")
-@bp.alt_response(400, response="BadRequest")
-@bp.alt_response(401, response="Unauthorized")
+@errors(bp, 400, 401)
 def crawl_list():
     """This key's crawls since ``since`` (ISO 8601), newest first, at most
     ``limit`` (default 100, max 500): ``[{sessionId, url, status, success, createdAt}]``."""
@@ -158,7 +150,7 @@ def crawl_list():
 @bp.doc(**operation("The vendor catalog", "list_vendors", tag="crawl", secured=True))
 @require_api_key
 @bp.response(200, VendorSchema(many=True), description="Sorted by key.")
-@bp.alt_response(401, response="Unauthorized")
+@errors(bp, 401)
 def vendors():
     """The vendor catalog: ``[{key, name, aliases, category}]``."""
     return jsonify(catalog_listing())
@@ -167,7 +159,7 @@ def vendors():
 @meta.get("/screenshots/<name>")
 @meta.doc(**operation("A screenshot", "get_screenshot", tag="crawl"))
 @meta.response(200, description="PNG image.", content_type="image/png")
-@meta.alt_response(404, response="NotFound")
+@errors(meta, 404)
 def screenshot(name: str):
     """A screenshot PNG by its unguessable name."""
     if not NAME_RE.match(name):

@@ -22,7 +22,7 @@ from __future__ import annotations
 from flask import g, jsonify, request
 
 from tagcrawl.accounts.apikeys import require_api_key
-from tagcrawl.web.edge import Blueprint, load_query, operation
+from tagcrawl.web.edge import Blueprint, errors, load_query, operation
 from tagcrawl.core.errors import ApiError
 from tagcrawl.accounts.grants import granted_names, readable_customers
 from tagcrawl.core.schemas import EventPageSchema
@@ -38,9 +38,7 @@ bp = Blueprint("stream_events", __name__)
                     parameters=[{"in": "query", "schema": EventListArgsSchema}]))
 @require_api_key
 @bp.response(200, EventPageSchema, description="One page, in (event_timestamp, id) order.")
-@bp.alt_response(400, response="BadRequest")
-@bp.alt_response(401, response="Unauthorized")
-@bp.alt_response(403, response="Forbidden")
+@errors(bp, 400, 401, 403)
 def list_events():
     """One page of stored events; see the module docstring."""
     args = load_query(EventListArgsSchema, request.args)
