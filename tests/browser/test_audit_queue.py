@@ -101,7 +101,11 @@ def test_cancel_stops_queuing_and_running_pages_finish(sqlite_app, fixture_web):
     assert _status(app, audit_id) == "cancelled"
     assert {p[2] for p in pages} <= {"done", "failed", "excluded"}
     assert any(p[2] == "excluded" for p in pages), "queued pages are not crawled after a cancel"
-    assert len({(p[0], p[1]) for p in pages}) == len(pages) == len(urls)
+    # Every start URL once, plus the pages' links: each page links to the 5 PAGES without ``?n=``, and the
+    # first page recorded ``done`` (what the wait above saw) admitted them before the cancel (links are
+    # admitted before the page is recorded), so they are rows too: done, or excluded by the cancel.
+    assert len({(p[0], p[1]) for p in pages}) == len(pages) == len(urls) + len(audit_site.PAGES)
+    assert {p[0] for p in pages} == set(urls) | set(audit_site.URLS[:len(audit_site.PAGES)])
 
 
 def test_cli_audit_run_prints_progress_summary_and_files(sqlite_app, tmp_path):
