@@ -49,26 +49,6 @@ def summary_of(audit: Audit) -> dict:
     return report.build_summary(report.build_report(audit, pages))  # keeps the discovery problems
 
 
-def status_of(audit: Audit) -> dict:
-    """``{"auditId", "status", "pages": counts, "ratePerHour", "etaSeconds"}``: the rate is pages
-    finished (done + failed) per hour since ``started_at`` (None before any); the ETA is the queued and
-    running pages at that rate, seconds (None while unknown, 0 once the audit ended)."""
-    page_counts = counts(audit.id)
-    finished = page_counts["done"] + page_counts["failed"]
-    end = audit.finished_at or utcnow()
-    started = audit.started_at
-    if started is not None and started.tzinfo is None:  # SQLite keeps no zone: stored as UTC
-        started = started.replace(tzinfo=end.tzinfo)
-    if end.tzinfo is None and started is not None:
-        end = end.replace(tzinfo=started.tzinfo)
-    elapsed = (end - started).total_seconds() if started is not None else 0
-    rate = finished * 3600 / elapsed if finished and elapsed > 0 else None
-    left = page_counts["queued"] + page_counts["running"]
-    eta = 0 if audit.status in ("done", "failed", "cancelled") else (round(left * 3600 / rate) if rate else None)
-    return {"auditId": audit.id, "status": audit.status, "pages": page_counts,
-            "ratePerHour": round(rate, 1) if rate else None, "etaSeconds": eta}
-
-
 def maybe_finish(audit_id: str) -> bool:
     """Finish the audit when it is ``running`` and none of its pages is queued or running (commits).
     Returns True for the one call that finished it (it queues the webhook)."""
