@@ -6,7 +6,8 @@ audit and queues its webhook.  The summary is ``build_summary`` of the report
 (tagcrawl/audit/report.py) when that module is present, else the page counts.
 
 The webhook (``webhook_task``, a queue job retried with backoff) POSTs
-``{"type": "audit.finished", "auditId", "status", "summary"}`` to the audit's
+``{"type": "audit.finished", "auditId", "status", "summary"}`` (a scheduled audit:
+``schedules.schedule_webhook_payload``, with the diff) to the audit's
 ``webhook`` (else its API key's webhook URL), signed with the key's webhook
 secret exactly as crawl webhooks are (Standard Webhooks, tagcrawl/webhooks).
 """
@@ -80,8 +81,14 @@ def webhook_task(context, audit_id: str) -> None:
         url = ((audit.config or {}).get("webhook") if audit is not None else None) or (key and key.webhook_url)
         if not url or key is None or not key.webhook_secret:
             return
-        body = json.dumps({"type": "audit.finished", "auditId": audit.id, "status": audit.status,
-                           "summary": audit.summary}, separators=(",", ":")).encode()
+        if audit.schedule_id is not None:  # a scheduled run: its summary and its diff
+            from tagcrawl.audit.schedules import schedule_webhook_payload
+
+            payload = schedule_webhook_payload(audit)
+        else:
+            payload = {"type": "audit.finished", "auditId": audit.id, "status": audit.status,
+                       "summary": audit.summary}
+        body = json.dumps(payload, separators=(",", ":"), default=str).encode()
         secret = key.webhook_secret
         db.session.rollback()
         headers = {"Content-Type": "application/json", **sign(secret, body, f"audit_{audit_id}")}

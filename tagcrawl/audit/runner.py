@@ -32,8 +32,8 @@ from flask import Flask, current_app
 
 from tagcrawl.audit import discovering, finish
 from tagcrawl.audit.pages import add_pages, claim_page, exclude_queued, queued_ids, record_page
-from tagcrawl.audit.queue import (MAX_ATTEMPTS, QUEUE, RETRY, TASK_DISCOVER, TASK_PAGE, TASK_WEBHOOK, AuditQueue,
-                                  QueueWorker, ServiceRetry)
+from tagcrawl.audit.queue import (MAX_ATTEMPTS, QUEUE, RETRY, SCHEDULES_CRON, TASK_DISCOVER, TASK_PAGE,
+                                  TASK_SCHEDULES, TASK_WEBHOOK, AuditQueue, QueueWorker, ServiceRetry)
 from tagcrawl.core.audit_models import Audit, AuditPage
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import utcnow
@@ -92,6 +92,19 @@ def register(app) -> None:
     app.task(name=TASK_DISCOVER, queue=QUEUE, pass_context=True, retry=RETRY)(discover_task)
     app.task(name=TASK_PAGE, queue=QUEUE, pass_context=True, retry=RETRY)(page_task)
     app.task(name=TASK_WEBHOOK, queue=QUEUE, pass_context=True, retry=finish.WEBHOOK_RETRY)(finish.webhook_task)
+    app.periodic(cron=SCHEDULES_CRON, periodic_id="schedules")(
+        app.task(name=TASK_SCHEDULES, queue=QUEUE, pass_context=True, queueing_lock="schedules")(schedules_task))
+
+
+def schedules_task(context, timestamp: int) -> None:
+    """The periodic job (``queue.SCHEDULES_CRON``): start an audit for each due schedule
+    (``schedules.run_due_schedules``, at most its ``DUE_BATCH`` per tick; a schedule is claimed once)."""
+    from tagcrawl.audit.schedules import run_due_schedules
+
+    with context.additional_context["flask_app"].app_context():
+        started = run_due_schedules(utcnow(), start=start_audit)
+        if started:
+            log.info("schedules: audits %s started (tick %s)", started, timestamp)
 
 
 def ensure_worker(flask_app: Flask) -> QueueWorker:
