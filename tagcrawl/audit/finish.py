@@ -6,7 +6,8 @@ audit and queues its webhook.  The summary is ``build_summary`` of the report
 (tagcrawl/audit/report.py) when that module is present, else the page counts.
 
 The webhook (``webhook_task``, a queue job retried with backoff) POSTs
-``{"type": "audit.finished", "auditId", "status", "summary"}`` to the audit's
+``{"type": "audit.finished", "auditId", "status", "summary"}`` (a scheduled audit:
+``schedules.schedule_webhook_payload``, with the diff) to the audit's
 ``webhook`` (else its API key's webhook URL), signed with the key's webhook
 secret exactly as crawl webhooks are (Standard Webhooks, tagcrawl/webhooks).
 """
@@ -46,27 +47,7 @@ def summary_of(audit: Audit) -> dict:
     except ImportError:
         return {"pages": page_counts}
     pages = list(db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit.id)))
-    return report.build_summary(report.build_report(audit, pages))
-
-
-def status_of(audit: Audit) -> dict:
-    """``{"auditId", "status", "pages": counts, "ratePerHour", "etaSeconds"}``: the rate is pages
-    finished (done + failed) per hour since ``started_at`` (None before any); the ETA is the queued and
-    running pages at that rate, seconds (None while unknown, 0 once the audit ended)."""
-    page_counts = counts(audit.id)
-    finished = page_counts["done"] + page_counts["failed"]
-    end = audit.finished_at or utcnow()
-    started = audit.started_at
-    if started is not None and started.tzinfo is None:  # SQLite keeps no zone: stored as UTC
-        started = started.replace(tzinfo=end.tzinfo)
-    if end.tzinfo is None and started is not None:
-        end = end.replace(tzinfo=started.tzinfo)
-    elapsed = (end - started).total_seconds() if started is not None else 0
-    rate = finished * 3600 / elapsed if finished and elapsed > 0 else None
-    left = page_counts["queued"] + page_counts["running"]
-    eta = 0 if audit.status in ("done", "failed", "cancelled") else (round(left * 3600 / rate) if rate else None)
-    return {"auditId": audit.id, "status": audit.status, "pages": page_counts,
-            "ratePerHour": round(rate, 1) if rate else None, "etaSeconds": eta}
+    return report.build_summary(report.build_report(audit, pages))  # keeps the discovery problems
 
 
 def maybe_finish(audit_id: str) -> bool:
@@ -100,8 +81,14 @@ def webhook_task(context, audit_id: str) -> None:
         url = ((audit.config or {}).get("webhook") if audit is not None else None) or (key and key.webhook_url)
         if not url or key is None or not key.webhook_secret:
             return
-        body = json.dumps({"type": "audit.finished", "auditId": audit.id, "status": audit.status,
-                           "summary": audit.summary}, separators=(",", ":")).encode()
+        if audit.schedule_id is not None:  # a scheduled run: its summary and its diff
+            from tagcrawl.audit.schedules import schedule_webhook_payload
+
+            payload = schedule_webhook_payload(audit)
+        else:
+            payload = {"type": "audit.finished", "auditId": audit.id, "status": audit.status,
+                       "summary": audit.summary}
+        body = json.dumps(payload, separators=(",", ":"), default=str).encode()
         secret = key.webhook_secret
         db.session.rollback()
         headers = {"Content-Type": "application/json", **sign(secret, body, f"audit_{audit_id}")}

@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 QUEUE = "audits"
 TASK_DISCOVER, TASK_PAGE, TASK_WEBHOOK = "audit.discover", "audit.page", "audit.webhook"
+#: The schedules' check (``schedules.run_due_schedules``): a procrastinate periodic task, deferred once per
+#: tick for all workers (procrastinate's periodic deferrer), every 15 s (6th cron column: seconds).
+TASK_SCHEDULES, SCHEDULES_CRON = "audit.schedules", "* * * * * */15"
 #: Attempts of a job that fails with a service failure or a database error (then the page is recorded failed).
 MAX_ATTEMPTS = 5
 #: A worker whose heartbeat is older than STALLED_FACTOR x JOB_POLL_S seconds is stalled (30 s by default).

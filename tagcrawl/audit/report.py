@@ -83,7 +83,9 @@ def build_report(audit, pages) -> dict:
 
     Returns:
         ``{auditId, status, startUrls, consentActions, counts, pages, vendors, consent, cookies,
-        thirdParties, broken, blocked, excluded, expectations, timing, summary}`` (docs/audits.md).
+        thirdParties, broken, blocked, excluded, expectations, timing, problems, summary}`` (docs/audits.md);
+        ``problems``: robots.txt / sitemaps discovery could not read (``[{"url", "error"}]``, from
+        ``Audit.summary``, kept there by the runner while the audit runs).
     """
     config = config_of(audit.config)
     pages = [page_view.of(p) for p in pages]  # each result read once
@@ -104,7 +106,8 @@ def build_report(audit, pages) -> dict:
                           key=lambda b: (b["url"], b["scenario"]))[:LIST_MAX],
         "excluded": sorted(({"url": p.url, "reason": p.reason} for p in pages if p.status == "excluded"),
                            key=lambda e: e["url"])[:LIST_MAX],
-        "expectations": expectations, "timing": _timing(audit, pages)}
+        "expectations": expectations, "timing": _timing(audit, pages),
+        "problems": list((audit.summary or {}).get("problems") or [])[:LIST_MAX]}
     report["summary"] = build_summary(report)
     return report
 
@@ -122,4 +125,5 @@ def build_summary(report: dict) -> dict:
             "violationsAfterRefusal": report["consent"]["violationsAfterRefusalCount"],
             "cookies": len(report["cookies"]), "thirdParties": len(report["thirdParties"]),
             "broken": len(report["broken"]), "blocked": len(report["blocked"]),
-            "expectationsFailed": len(failing), "failingExpectations": failing[:50]}
+            "expectationsFailed": len(failing), "failingExpectations": failing[:50],
+            "problems": report.get("problems", [])[:100]}

@@ -26,18 +26,17 @@ import os
 import threading
 import uuid
 from dataclasses import dataclass
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urlsplit
 
 from flask import Flask, current_app
 
-from tagcrawl.audit import finish
+from tagcrawl.audit import discovering, finish
 from tagcrawl.audit.pages import add_pages, claim_page, exclude_queued, queued_ids, record_page
-from tagcrawl.audit.queue import (MAX_ATTEMPTS, QUEUE, RETRY, TASK_DISCOVER, TASK_PAGE, TASK_WEBHOOK, AuditQueue,
-                                  QueueWorker, ServiceRetry)
+from tagcrawl.audit.queue import (MAX_ATTEMPTS, QUEUE, RETRY, SCHEDULES_CRON, TASK_DISCOVER, TASK_PAGE,
+                                  TASK_SCHEDULES, TASK_WEBHOOK, AuditQueue, QueueWorker, ServiceRetry)
 from tagcrawl.core.audit_models import Audit, AuditPage
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import utcnow
-from tagcrawl.core.registrable import registrable_domain
 from tagcrawl.core.settings import settings_of
 from tagcrawl.crawl.outcome import FailureKind
 from tagcrawl.crawl.records import store_crawl
@@ -93,6 +92,19 @@ def register(app) -> None:
     app.task(name=TASK_DISCOVER, queue=QUEUE, pass_context=True, retry=RETRY)(discover_task)
     app.task(name=TASK_PAGE, queue=QUEUE, pass_context=True, retry=RETRY)(page_task)
     app.task(name=TASK_WEBHOOK, queue=QUEUE, pass_context=True, retry=finish.WEBHOOK_RETRY)(finish.webhook_task)
+    app.periodic(cron=SCHEDULES_CRON, periodic_id="schedules")(
+        app.task(name=TASK_SCHEDULES, queue=QUEUE, pass_context=True, queueing_lock="schedules")(schedules_task))
+
+
+def schedules_task(context, timestamp: int) -> None:
+    """The periodic job (``queue.SCHEDULES_CRON``): start an audit for each due schedule
+    (``schedules.run_due_schedules``, at most its ``DUE_BATCH`` per tick; a schedule is claimed once)."""
+    from tagcrawl.audit.schedules import run_due_schedules
+
+    with context.additional_context["flask_app"].app_context():
+        started = run_due_schedules(utcnow(), start=start_audit)
+        if started:
+            log.info("schedules: audits %s started (tick %s)", started, timestamp)
 
 
 def ensure_worker(flask_app: Flask) -> QueueWorker:
@@ -148,27 +160,23 @@ def cancel_audit(audit_id: str) -> bool:
     return True
 
 
-def _seed_start_urls(audit: Audit) -> list[Seed]:
-    """The seam for discovery (tagcrawl/audit/discovery ``Discovery.seed``): here the start URLs only,
-    fragments dropped, at most ``maxPages``."""
-    limit = int(cfg(audit, "maxPages", 500))
-    return [Seed(urldefrag(url)[0]) for url in list(cfg(audit, "startUrls", ()))[:limit]]
+def _seed(audit: Audit, settings) -> list:
+    """``Discovery.seed()`` of the audit (start URLs, then its sitemaps): ``Found`` / ``Excluded``; the
+    discovery problems are kept in the audit's summary (``discovering.keep_problems``; not committed)."""
+    def work(discovery):
+        items = discovery.seed()
+        discovering.keep_problems(audit, discovery)
+        return items
+    return discovering.use(audit, settings, work)
 
 
-def _admit_links(audit: Audit, page: AuditPage, links: list) -> list[Seed]:
-    """The seam for discovery (``Discovery.links``): links inside the start URLs' registrable domains,
-    fragments dropped, at depth + 1 within ``maxDepth``; at most ``LINKS_MAX`` looked at."""
-    depth = page.depth + 1
-    if depth > int(cfg(audit, "maxDepth", 3)):
-        return []
-    domains = {registrable_domain(urlsplit(u).hostname or "") for u in cfg(audit, "startUrls", ())}
-    out = []
-    for link in list(links)[:LINKS_MAX]:
-        url = urldefrag(str(link)[:2048])[0]
-        parts = urlsplit(url)
-        if parts.scheme in ("http", "https") and registrable_domain(parts.hostname or "") in domains:
-            out.append(Seed(url, depth, "link"))
-    return out
+def _admit_links(audit: Audit, page: AuditPage, response: dict, settings) -> list:
+    """``Discovery.links`` of a crawled page: its ``links`` (at most ``LINKS_MAX``) resolved against its
+    final URL, one click deeper than the page, and its ``canonical`` honoured."""
+    links = [str(link) for link in list(response.get("links") or [])[:LINKS_MAX]]
+    base = response.get("finalUrl") or response.get("final_url") or page.url
+    return discovering.use(audit, settings,
+                           lambda d: d.links(base, page.depth, links, response.get("canonical")))
 
 
 def enqueue_pages(page_ids: list[int], audit_id: str | None = None) -> None:
@@ -196,7 +204,9 @@ def discover_task(context, audit_id: str) -> None:
         audit = db.session.get(Audit, audit_id)
         if audit is None or audit.status != "running":
             return
-        ids = add_pages(audit_id, _seed_start_urls(audit), scenarios_of(audit))
+        items = _seed(audit, settings_of(context.additional_context["flask_app"]))
+        db.session.commit()  # the problems kept in the summary
+        ids = add_pages(audit_id, items, scenarios_of(audit))
         audit = db.session.get(Audit, audit_id)
         if context.job.attempts:
             _requeue_waiting(audit)
@@ -229,7 +239,8 @@ def page_task(context, page_id: int) -> None:
         audit = db.session.get(Audit, audit_id)
         if links and audit.status == "running" and scenario == scenarios_of(audit)[0]:
             page = db.session.get(AuditPage, page_id)
-            enqueue_pages(add_pages(audit_id, _admit_links(audit, page, links), scenarios_of(audit)))
+            enqueue_pages(add_pages(audit_id, _admit_links(audit, page, outcome.response, settings),
+                                    scenarios_of(audit)))
         if not record_page(page_id, outcome.response, crawl.id, attempt):
             log.info("audit page %s: recorded by another job already", page_id)
         delay_s = settings.audit_host_delay_ms / 1000
@@ -240,6 +251,7 @@ def page_task(context, page_id: int) -> None:
 
 def _after_page(audit_id: str) -> None:
     if finish.maybe_finish(audit_id):
+        discovering.forget(audit_id)
         audit_queue().defer(TASK_WEBHOOK, queueing_lock=f"webhook:{audit_id}", audit_id=audit_id)
     with progress:
         progress.notify_all()

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timezone
 
 from croniter import CroniterError, croniter
@@ -106,17 +107,18 @@ def _claim(schedule_id: str, due: datetime, cron: str, now: datetime) -> bool:
     return updated.rowcount == 1
 
 
-def run_due_schedules(now: datetime, limits: AuditLimits | None = None) -> list[str]:
-    """Start one audit for each enabled schedule due at ``now`` (at most ``DUE_BATCH``).
+def run_due_schedules(now: datetime, limits: AuditLimits | None = None,
+                      start: Callable[[str], None] | None = None) -> list[str]:
+    """Store one audit for each enabled schedule due at ``now`` (at most ``DUE_BATCH``) and start it.
 
     Args:
         now: the current time (UTC).
         limits: the audit limits (default: the current app's).
+        start: called with each new audit's id (the runner's periodic job passes ``runner.start_audit``;
+            None: the audits stay ``queued``).  Passed in, not imported: the runner imports this module.
     Returns:
-        the ids of the audits started (each through ``runner.start_audit``), in due order.
+        the ids of the audits stored, in due order.
     """
-    from tagcrawl.audit.runner import start_audit
-
     if limits is None:
         from tagcrawl.audit.limits import current_limits
         limits = current_limits()
@@ -144,7 +146,8 @@ def run_due_schedules(now: datetime, limits: AuditLimits | None = None) -> list[
             log.warning("schedule %s: audit body refused, run skipped: %s", schedule_id, err.messages)
             continue
         started.append(audit.id)
-        start_audit(audit.id)
+        if start is not None:
+            start(audit.id)
     return started
 
 

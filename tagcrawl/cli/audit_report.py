@@ -22,7 +22,8 @@ def _audit(audit_id: str):
     return audit
 
 
-def _summary_lines(summary: dict) -> list[str]:
+def summary_lines(summary: dict) -> list[str]:
+    """The summary as text lines (``report.build_summary``'s dict): counts, consent, vendors, failures."""
     pages = summary["pages"]
     lines = [f"audit {summary['auditId']}: {summary['status']}",
              f"pages: {pages['discovered']} discovered, {pages['done']} done, {pages['failed']} failed, "
@@ -57,19 +58,34 @@ def report_command(audit_id: str, as_json: bool, as_csv: bool, html_file: str | 
     elif as_csv:
         click.echo(report_csv(report), nl=False)
     else:
-        click.echo("\n".join(_summary_lines(report["summary"])))
-    if html_file:
+        click.echo("\n".join(summary_lines(report["summary"])))
+    write_files(_audit(audit_id), report, {"html": html_file})
+    if report["summary"]["expectationsFailed"]:
+        raise SystemExit(1)
+
+
+def write_files(audit, report: dict, paths: dict) -> None:
+    """Write ``report`` of ``audit`` to the files of ``paths`` (each None: not written): ``json`` the
+    report JSON, ``csv`` the pages x vendors CSV (``audit.csv.report_csv``), ``html`` the page served
+    at ``/audits/<id>`` (template ``audit_report.html``, every row and column)."""
+    from tagcrawl.audit.csv import report_csv
+
+    if paths.get("json"):
+        with open(paths["json"], "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=1, ensure_ascii=False, default=str)
+    if paths.get("csv"):
+        with open(paths["csv"], "w", encoding="utf-8", newline="") as out:
+            out.write(report_csv(report))
+    if paths.get("html"):
         from flask import render_template
 
         from tagcrawl.web.views.audit_html import matrix
 
         columns, rows = matrix(report)
-        html = render_template("audit_report.html", audit=_audit(audit_id), report=report, columns=columns,
+        html = render_template("audit_report.html", audit=audit, report=report, columns=columns,
                                rows=rows, rows_cut=False, columns_cut=False)
-        with open(html_file, "w", encoding="utf-8") as out:
+        with open(paths["html"], "w", encoding="utf-8") as out:
             out.write(html)
-    if report["summary"]["expectationsFailed"]:
-        raise SystemExit(1)
 
 
 @click.command("diff")

@@ -101,24 +101,48 @@ def test_cancel_stops_queuing_and_running_pages_finish(sqlite_app, fixture_web):
     assert _status(app, audit_id) == "cancelled"
     assert {p[2] for p in pages} <= {"done", "failed", "excluded"}
     assert any(p[2] == "excluded" for p in pages), "queued pages are not crawled after a cancel"
-    assert len({(p[0], p[1]) for p in pages}) == len(pages) == len(urls)
+    # Every start URL once, plus the pages' links: each page links to the 5 PAGES without ``?n=``, and the
+    # first page recorded ``done`` (what the wait above saw) admitted them before the cancel (links are
+    # admitted before the page is recorded), so they are rows too: done, or excluded by the cancel.
+    assert len({(p[0], p[1]) for p in pages}) == len(pages) == len(urls) + len(audit_site.PAGES)
+    assert {p[0] for p in pages} == set(urls) | set(audit_site.URLS[:len(audit_site.PAGES)])
 
 
 def test_cli_audit_run_prints_progress_summary_and_files(sqlite_app, tmp_path):
     app = sqlite_app
     out_json, out_csv = tmp_path / "audit.json", tmp_path / "audit.csv"
+    # --ignore-robots: the fixture web's https certificate names no host (see audit_site.new_audit)
     result = app.test_cli_runner().invoke(args=["audit", "run", *audit_site.URLS, "--consent", "accept,reject",
-                                                "--json", str(out_json), "--csv", str(out_csv)])
+                                                "--ignore-robots", "--json", str(out_json), "--csv", str(out_csv)])
     assert result.exit_code == 0, result.output
-    report = json.loads(out_json.read_text())
-    assert report["status"] == "done" and report["pages"] and len(report["pages"]) == 12
-    assert sorted((p["url"], p["scenario"]) for p in report["pages"]) == sorted(
+    report = json.loads(out_json.read_text())  # the report (GET /api/v1/audits/<id>/report): one entry per URL
+    assert report["status"] == "done" and report["pages"] and len(report["pages"]) == 6
+    assert sorted((p["url"], s) for p in report["pages"] for s in p["scenarios"]) == sorted(
         (u, s) for u in audit_site.URLS for s in ("accept", "reject"))
-    assert report["etaSeconds"] == 0 and report["ratePerHour"] > 0
-    assert len(out_csv.read_text().splitlines()) == 13
+    assert report["timing"]["pagesPerMinute"] > 0
+    assert len(out_csv.read_text().splitlines()) == 13  # the header and one row per (URL, scenario)
     assert "done: 12/12 pages (2 failed, 0 excluded)" in result.output  # the progress line's last state
     status = app.test_cli_runner().invoke(args=["audit", "status", report["auditId"], "--json"])
-    assert status.exit_code == 0 and json.loads(status.output)["pages"]["done"] == 10
+    assert status.exit_code == 0
+    status = json.loads(status.output)  # the API's AuditStatus: rate pages/min, eta s
+    assert status["pages"]["done"] == 10 and status["eta"] == 0 and status["rate"] > 0
+
+
+def test_cli_audit_run_exit_codes(sqlite_app, tmp_path):
+    """``audit run`` exits 2 for a body the API refuses, 1 when an expectation fails (here: GA4 on every
+    page, the fixture pages have none), and writes the HTML report page."""
+    app = sqlite_app
+    refused = app.test_cli_runner().invoke(args=["audit", "run", "ftp://plain.example/"])
+    assert refused.exit_code == 2, refused.output
+    out_html = tmp_path / "audit.html"
+    rules = tmp_path / "expect.json"
+    rules.write_text(json.dumps([{"type": "vendorOnEveryPage", "vendor": "ga4"}]))
+    result = app.test_cli_runner().invoke(args=["audit", "run", audit_site.URLS[0], "--max-depth", "0",
+                                                "--ignore-robots", "--expectations", str(rules),
+                                                "--html", str(out_html)])
+    assert result.exit_code == 1, result.output
+    assert "FAILED expectation vendorOnEveryPage ga4" in result.output
+    assert "<html" in out_html.read_text().lower()
 
 
 @pytest.mark.slow

@@ -34,7 +34,13 @@ def install(web):
 
 
 def new_audit(key_id: int, body: dict):
-    """Store a queued Audit with ``body`` as its config (commits); the shape R's ``create_audit`` stores."""
+    """Store a queued Audit with ``body`` as its config (commits); the shape R's ``create_audit`` stores.
+
+    ``respectRobots`` defaults to False here: the site is on ``https://plain.example`` and the fixture web's
+    certificate names no host, so discovery's verified robots.txt fetch fails and RFC 9309 makes an
+    unreachable robots.txt a complete disallow (every page ``excluded``, reason ``robots``).
+    """
+    body = {"respectRobots": False, **body}
     from tagcrawl.core.audit_models import Audit
     from tagcrawl.core.extensions import db
 
