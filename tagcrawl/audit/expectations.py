@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from tagcrawl.audit import page_view
 from tagcrawl.crawl.globs import pattern_matches
+from tagcrawl.engine.vendors import find_vendor
 
 URLS_MAX = 1000
 
@@ -25,8 +26,22 @@ def main_scenario(consent_actions) -> str:
     return "accept" if "accept" in actions else actions[0]
 
 
+def same_vendor(wanted: str, reported: str | None) -> bool:
+    """Whether a pixel's ``vendor`` (the crawl's display name, "Google Analytics 4") is the expectation's
+    ``vendor``, written as that name or as the catalog's key or alias ("ga4", "google_analytics_4"):
+    ``engine.vendors.find_vendor``, case-insensitive.  A vendor outside the catalog (a heuristic pixel's
+    host) matches its exact name only."""
+    if reported is None:
+        return False
+    if wanted == reported:
+        return True
+    entry = find_vendor(wanted)
+    return entry is not None and entry is find_vendor(reported)
+
+
 def _fired(page, vendor: str, account: str | None) -> bool:
-    return any(p["vendor"] == vendor and (account is None or p["accountId"] == account) for p in page.pixels)
+    return any(same_vendor(vendor, p["vendor"]) and (account is None or p["accountId"] == account)
+               for p in page.pixels)
 
 
 def _failed(expectation: dict, urls: list[str], checked: int) -> dict:

@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 
 from tagcrawl.audit import page_view
+from tagcrawl.audit.expectations import same_vendor
 
 ENTRIES_MAX = 5000
 URLS_MAX = 1000
@@ -40,7 +41,8 @@ def vendors(pages, expectations: list[dict]) -> list[dict]:
                 entry["phases"].add(pixel["phase"])
     for exp in expectations:
         if exp.get("type") == "vendorOnEveryPage" and exp.get("urls"):
-            key = (exp["vendor"], exp.get("accountId"))
+            key = next((k for k in table if k[1] == exp.get("accountId") and same_vendor(exp["vendor"], k[0])),
+                       (exp["vendor"], exp.get("accountId")))  # the fired vendor's entry, however it is named
             entry = table.setdefault(key, {"vendor": key[0], "accountId": key[1], "organisation": None,
                                            "recognised": None, "urls": set(), "scenarios": set(), "phases": set(),
                                            "missing": set()})

@@ -46,3 +46,14 @@ def test_no_pixel_before_consent_looks_at_every_scenario():
     (result,) = evaluate_expectations(_config([{"type": "noPixelBeforeConsent", "pages": "*"}],
                                               ("accept", "reject")), rows)
     assert (result["passed"], result["urls"]) == (False, [U + "/a"])
+
+
+def test_the_vendor_is_named_by_key_alias_or_the_crawls_display_name():
+    rows = [_row("/a", pixels=[pixel("Google Analytics 4", GA[1])]), _row("/b", pixels=[pixel("Meta Pixel", "1")])]
+    by_key, by_name, by_alias, other = evaluate_expectations(_config([
+        {"type": "vendorOnEveryPage", "vendor": "ga4", "pages": U + "/a"},
+        {"type": "vendorOnEveryPage", "vendor": "Google Analytics 4", "pages": U + "/a"},
+        {"type": "vendorOnEveryPage", "vendor": "meta", "pages": U + "/b"},
+        {"type": "vendorOnEveryPage", "vendor": "ga4", "pages": U + "/b"}]), rows)
+    assert by_key["passed"] and by_name["passed"] and by_alias["passed"]
+    assert other["urls"] == [U + "/b"]
