@@ -3,23 +3,12 @@
 turns them into exactly the expected pages and exclusions."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from tagcrawl.audit.discovery import Discovery, Excluded, Found
 from tests.support.web.audit_site import truth
+from tests.support.audit_pages import audit_config
 
 HOST = "site-18.example"
-
-
-@dataclass(frozen=True)
-class Config:
-    start_urls: tuple
-    sitemaps: tuple | None = ()
-    include: tuple = ()
-    exclude: tuple = ()
-    max_pages: int = 500
-    max_depth: int = 3
-    respect_robots: bool = False
 
 
 class NoFetch:
@@ -38,7 +27,8 @@ def test_a_crawl_returns_the_links_and_canonical_that_discovery_reads(crawler):
     expected += t["bannerLinks"]
     assert report["links"] == expected  # absolute, in document order, http(s) only
     assert report["canonical"] == base + "/"
-    config = Config(start_urls=(t["start"],), include=tuple(t["include"]), exclude=tuple(t["exclude"]))
+    config = audit_config((t["start"],), sitemaps=(), respect_robots=False, include=tuple(t["include"]),
+                          exclude=tuple(t["exclude"]))
 
     class Guarded:
         allow_private_targets = False

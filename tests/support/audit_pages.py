@@ -130,3 +130,13 @@ def site(*, ga_missing=("/contact",), meta_before=("/promo",), refusal_ignored=(
 
 
 __all__ = ["GA", "META", "Row", "audit", "crawl_response", "page_result", "site"]
+
+
+def audit_config(start_urls=("https://shop.example/",), **fields):
+    """An ``AuditConfig`` as a stored body with the schema's defaults gives it (``config_of``), with
+    ``start_urls`` and any of its fields (``include``, ``max_pages``, ``respect_robots``...) replaced."""
+    from dataclasses import replace
+
+    from tagcrawl.audit.config import config_of
+
+    return replace(config_of({"startUrls": list(start_urls)}), start_urls=tuple(start_urls), **fields)

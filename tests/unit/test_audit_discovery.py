@@ -12,6 +12,7 @@ from tagcrawl.audit.discovery import Discovery, Excluded, FetchResult, Found, Li
 from tagcrawl.audit.discovery.normalize import SESSION_PARAMS, canonical_for, normalize_url
 from tagcrawl.audit.discovery.scope import Scope
 from tagcrawl.audit.discovery.sitemaps import SitemapError, parse_sitemap, unpack
+from tests.support.audit_pages import audit_config
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
@@ -40,17 +41,6 @@ class MemoryFetcher:
         if isinstance(body, int):
             return FetchResult(body, url)
         return FetchResult(200, url, body[:max_bytes], truncated=len(body) > max_bytes)
-
-
-@dataclass(frozen=True)
-class Config:
-    start_urls: tuple = ("https://shop.example/",)
-    sitemaps: tuple | None = None
-    include: tuple = ()
-    exclude: tuple = ()
-    max_pages: int = 500
-    max_depth: int = 3
-    respect_robots: bool = True
 
 
 @dataclass(frozen=True)
@@ -155,7 +145,7 @@ def test_seed_reads_robots_sitemap_lines_an_index_and_a_gzip_sitemap():
         "https://shop.example/sm/b.xml.gz": gzip.compress(urlset("https://shop.example/p/2",
                                                                  "https://shop.example/p/1;jsessionid=abc")),
     }
-    found = Discovery(Config(), FakeSettings(), MemoryFetcher(files)).seed()
+    found = Discovery(audit_config(), FakeSettings(), MemoryFetcher(files)).seed()
     assert found == [Found("https://shop.example/", 0, "start"), Found("https://shop.example/p/1", 0, "sitemap"),
                      Excluded("https://shop.example/private/x", "robots"),
                      Excluded("https://other.example/", "offsite"), Found("https://shop.example/p/2", 0, "sitemap")]
@@ -165,7 +155,7 @@ def test_seed_falls_back_to_sitemap_xml_and_reports_problems_without_crashing():
     files = {"https://shop.example/sitemap.xml": index("https://shop.example/bad.xml", "https://shop.example/gone.xml",
                                                        "http://10.0.0.8/internal.xml"),
              "https://shop.example/bad.xml": b"<urlset><url><loc>x</url>"}
-    discovery = Discovery(Config(), FakeSettings(), MemoryFetcher(files))
+    discovery = Discovery(audit_config(), FakeSettings(), MemoryFetcher(files))
     assert discovery.seed() == [Found("https://shop.example/", 0, "start")]
     problems = {p.url: p.error for p in discovery.problems}
     assert problems["https://shop.example/bad.xml"].startswith("malformed XML")
@@ -183,7 +173,7 @@ def test_sitemap_bounds_documents_depth_bytes_and_urls():
              "https://shop.example/many.xml": urlset(*[f"https://shop.example/m/{i}" for i in range(20)])}
     fetcher = MemoryFetcher(files)
     limits = Limits(sitemap_bytes=4000, sitemap_urls=5, index_depth=1)
-    discovery = Discovery(Config(), FakeSettings(), fetcher, limits)
+    discovery = Discovery(audit_config(), FakeSettings(), fetcher, limits)
     urls = [item.url for item in discovery.seed()]
     assert urls == ["https://shop.example/"] + [f"https://shop.example/m/{i}" for i in range(5)]
     problems = {p.url: p.error for p in discovery.problems}
@@ -191,14 +181,14 @@ def test_sitemap_bounds_documents_depth_bytes_and_urls():
     assert problems["https://shop.example/many.xml"] == "more than 5 URLs: the rest ignored"
     assert problems["https://shop.example/i1.xml"] == "sitemap index nested deeper than 1: not followed"
     assert "https://shop.example/never.xml" not in fetcher.asked
-    few = Discovery(Config(), FakeSettings(), MemoryFetcher(files), Limits(sitemaps=2))
+    few = Discovery(audit_config(), FakeSettings(), MemoryFetcher(files), Limits(sitemaps=2))
     few.seed()
     assert few.walker.fetched == 2
 
 
 def test_max_pages_and_the_excluded_cap():
     files = {"https://shop.example/sitemap.xml": urlset(*[f"https://shop.example/{i}" for i in range(50)])}
-    discovery = Discovery(Config(max_pages=10), FakeSettings(), MemoryFetcher(files), Limits(excluded=5))
+    discovery = Discovery(audit_config(max_pages=10), FakeSettings(), MemoryFetcher(files), Limits(excluded=5))
     items = discovery.seed()
     assert [type(i) for i in items] == [Found] * 10 + [Excluded] * 5
     assert {i.reason for i in items if isinstance(i, Excluded)} == {"limit"}
@@ -207,7 +197,7 @@ def test_max_pages_and_the_excluded_cap():
 
 def test_links_depth_dedup_canonical_and_robots_switch():
     files = {"https://shop.example/robots.txt": ROBOTS}
-    discovery = Discovery(Config(max_depth=1), FakeSettings(), MemoryFetcher(files))
+    discovery = Discovery(audit_config(max_depth=1), FakeSettings(), MemoryFetcher(files))
     discovery.seed()
     hrefs = ["/p/1", "/p/1#reviews", "/p/1?PHPSESSID=x", "/private/a", "mailto:x@y.example", "/p/5?color=red"]
     assert discovery.links("https://shop.example/", 0, hrefs, canonical="https://shop.example/") == [
@@ -216,13 +206,13 @@ def test_links_depth_dedup_canonical_and_robots_switch():
     # the crawled variant names its canonical: that URL counts as seen, it is not crawled again
     assert discovery.links("https://shop.example/p/5?color=red", 1, ["/p/5", "/p/6"], canonical="/p/5") == [
         Excluded("https://shop.example/p/6", "depth")]
-    ignoring = Discovery(Config(respect_robots=False), FakeSettings(), MemoryFetcher(files))
+    ignoring = Discovery(audit_config(respect_robots=False), FakeSettings(), MemoryFetcher(files))
     assert ignoring.admit("https://shop.example/private/a") == Found("https://shop.example/private/a", 0, "start")
 
 
 def test_robots_unreachable_is_disallow_and_absent_is_allow():
-    down = Discovery(Config(sitemaps=()), FakeSettings(), MemoryFetcher({"https://shop.example/robots.txt": 503}))
+    down = Discovery(audit_config(sitemaps=()), FakeSettings(), MemoryFetcher({"https://shop.example/robots.txt": 503}))
     assert down.seed() == [Excluded("https://shop.example/", "robots")]
     assert "RFC 9309" in down.problems[0].error
-    absent = Discovery(Config(sitemaps=()), FakeSettings(), MemoryFetcher({}))
+    absent = Discovery(audit_config(sitemaps=()), FakeSettings(), MemoryFetcher({}))
     assert absent.seed() == [Found("https://shop.example/", 0, "start")]

@@ -4,7 +4,6 @@ its fetches through the egress proxy tagcrawl owns, with the fixture web's
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import pytest
 
@@ -13,19 +12,9 @@ from tagcrawl.audit.discovery.fetcher import ProxyFetcher, ca_bundle
 from tests.support.config import settings
 from tests.support.web.audit_site import set_version, truth
 from tests.support.web.server import HERE
+from tests.support.audit_pages import audit_config
 
 HOST = "site-20.example"
-
-
-@dataclass(frozen=True)
-class Config:
-    start_urls: tuple
-    sitemaps: tuple | None = None
-    include: tuple = ()
-    exclude: tuple = ()
-    max_pages: int = 500
-    max_depth: int = 3
-    respect_robots: bool = True
 
 
 @pytest.fixture
@@ -33,7 +22,7 @@ def site(fixture_web):
     conf = settings({"CHROME_ARGS": fixture_web.chrome_args()})  # private targets NOT allowed
     fetcher = ProxyFetcher(conf)
     t = truth(HOST)
-    config = Config(start_urls=(t["start"],), include=tuple(t["include"]), exclude=tuple(t["exclude"]))
+    config = audit_config((t["start"],), include=tuple(t["include"]), exclude=tuple(t["exclude"]))
     yield Discovery(config, conf, fetcher), t, fixture_web
     fetcher.close()
 
@@ -101,7 +90,7 @@ def test_the_egress_proxy_refuses_an_internal_sitemap(fixture_web):
 def test_hostile_sitemaps_are_problems_not_crashes(fixture_web):
     conf = settings({"CHROME_ARGS": fixture_web.chrome_args()})
     base = f"http://{HOST}/hostile/"
-    config = Config(start_urls=(f"http://{HOST}/",), sitemaps=tuple(base + n for n in (
+    config = audit_config((f"http://{HOST}/",), sitemaps=tuple(base + n for n in (
         "bomb.xml.gz", "malformed.xml", "entities.xml")))
     fetcher = ProxyFetcher(conf)
     discovery = Discovery(config, conf, fetcher)
