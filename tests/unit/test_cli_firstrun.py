@@ -79,11 +79,12 @@ def test_settings_the_app_cannot_use_are_config_errors(environ, says, monkeypatc
 def _readme_steps() -> list[str]:
     """The ``flask --app wsgi ...`` commands of README.md, in README order
     (those with a placeholder such as FILE.har or NAME left out, and the
-    long-running ones, ``worker`` and ``run``, which serve until stopped)."""
+    long-running ones: ``worker`` and ``run``, which serve until stopped, and
+    ``audit``, which crawls a whole site: tests/browser/test_audit_queue.py runs it)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     steps = [m.strip() for m in re.findall(r"flask --app wsgi ([a-z][^`#\n]*)", text)]
     return [s for s in steps if not any(re.fullmatch(r"[A-Z][A-Z_.a-z]*", w) and w != w.lower()
-                                        for w in s.split()) and s.split()[0] not in ("worker", "run")]
+                                        for w in s.split()) and s.split()[0] not in ("worker", "run", "audit")]
 
 
 @pytest.mark.slow
