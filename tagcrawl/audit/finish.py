@@ -3,12 +3,12 @@
 ``maybe_finish`` runs after every page (and after discovery); the status moves
 ``running -> done`` in one conditional UPDATE, so exactly one job finishes an
 audit and queues its webhook.  The summary is ``build_summary`` of the report
-(tagcrawl/audit/report.py) when that module is present, else the page counts.
+(tagcrawl/audit/report.py).
 
 The webhook (``webhook_task``, a queue job retried with backoff) POSTs
 ``{"type": "audit.finished", "auditId", "status", "summary"}`` (a scheduled audit:
-``schedules.schedule_webhook_payload``, with the diff) to the audit's
-``webhook`` (else its API key's webhook URL), signed with the key's webhook
+``schedules.schedule_webhook_payload``, with the diff) to the API key's webhook
+URL when the body's ``webhook`` is true or the audit came from a schedule, signed with the key's webhook
 secret exactly as crawl webhooks are (Standard Webhooks, tagcrawl/webhooks).
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ import logging
 from procrastinate import RetryStrategy
 from sqlalchemy import update
 
+from tagcrawl.audit import report
 from tagcrawl.audit.pages import counts
 from tagcrawl.core.audit_models import Audit, AuditPage
 from tagcrawl.core.extensions import db
@@ -40,14 +41,9 @@ WEBHOOK_RETRY = RetryStrategy(max_attempts=6, linear_wait=30, retry_exceptions={
 
 def summary_of(audit: Audit) -> dict:
     """The audit's summary (stored in ``Audit.summary``, the webhook's payload): the report's
-    ``build_summary`` when tagcrawl/audit/report.py exists, else ``{"pages": counts}``."""
-    page_counts = counts(audit.id)
-    try:
-        from tagcrawl.audit import report  # R's module (issue 29), absent on this branch
-    except ImportError:
-        return {"pages": page_counts}
+    ``build_summary``, which keeps the discovery problems."""
     pages = list(db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit.id)))
-    return report.build_summary(report.build_report(audit, pages))  # keeps the discovery problems
+    return report.build_summary(report.build_report(audit, pages))
 
 
 def maybe_finish(audit_id: str) -> bool:
@@ -78,8 +74,9 @@ def webhook_task(context, audit_id: str) -> None:
         settings = settings_of(flask_app)
         audit = db.session.get(Audit, audit_id)
         key = db.session.get(ApiKey, audit.api_key_id) if audit is not None else None
-        url = ((audit.config or {}).get("webhook") if audit is not None else None) or (key and key.webhook_url)
-        if not url or key is None or not key.webhook_secret:
+        wanted = audit is not None and (bool((audit.config or {}).get("webhook")) or audit.schedule_id is not None)
+        url = key.webhook_url if wanted and key is not None else None  # the body's `webhook` is a boolean
+        if not url or not key.webhook_secret:
             return
         if audit.schedule_id is not None:  # a scheduled run: its summary and its diff
             from tagcrawl.audit.schedules import schedule_webhook_payload

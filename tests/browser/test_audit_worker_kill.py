@@ -75,7 +75,7 @@ def test_sigkill_of_a_worker_mid_audit_loses_and_doubles_nothing(pg, fixture_web
     urls = [f"{u}?n={n}" for n in range(2) for u in audit_site.URLS[:5]]  # 10 pages x 1 scenario
     with app.app_context():
         key, _k, secret = create_key("audit-kill", webhook_url=receiver.url)
-        audit_id = audit_site.new_audit(key.id, {"startUrls": urls, "maxPages": 50}).id
+        audit_id = audit_site.new_audit(key.id, {"startUrls": urls, "maxPages": 50, "webhook": True}).id
         start_audit(audit_id)  # PostgreSQL: queued for the workers, none runs in this process
         audit_queue(app).close()
     first = Worker(server.env)

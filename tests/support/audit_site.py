@@ -6,9 +6,6 @@ a first-party cookie), ``/audit/missing`` answers 404.  ``install(web)`` adds th
 """
 from __future__ import annotations
 
-import hashlib
-import json
-
 HOST = "plain.example"
 PAGES = ("/audit/", "/audit/p1", "/audit/p2", "/audit/p3", "/audit/p4")
 MISSING = f"https://{HOST}/audit/missing"
@@ -44,8 +41,9 @@ def new_audit(key_id: int, body: dict):
     from tagcrawl.core.audit_models import Audit
     from tagcrawl.core.extensions import db
 
-    canonical = json.dumps({k: v for k, v in body.items() if k != "webhook"}, sort_keys=True)
-    audit = Audit(api_key_id=key_id, config=body, config_hash=hashlib.sha256(canonical.encode()).hexdigest())
+    from tagcrawl.audit.config import config_hash
+
+    audit = Audit(api_key_id=key_id, config=body, config_hash=config_hash(body))
     db.session.add(audit)
     db.session.commit()
     return audit
