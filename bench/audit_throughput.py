@@ -101,6 +101,30 @@ class CpuSampler(threading.Thread):
         return dict(sorted(totals.items(), key=lambda kv: -kv[1]))
 
 
+def _pg_counters(pg: PgServer, database: str) -> dict:
+    """The cluster's WAL position (bytes) and the database's commits, rows inserted/updated/fetched
+    (``pg_stat_database``, flushed by the backends when they end)."""
+    import psycopg2
+
+    conn = psycopg2.connect(pg.url().replace("+psycopg2", ""))
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')")
+            wal = int(cur.fetchone()[0])
+            cur.execute("SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, tup_fetched "
+                        "FROM pg_stat_database WHERE datname = %s", (database,))
+            commits, inserted, updated, deleted, fetched = cur.fetchone()
+    finally:
+        conn.close()
+    return {"wal_bytes": wal, "commits": commits, "rows_inserted": inserted, "rows_updated": updated,
+            "rows_deleted": deleted, "rows_fetched": fetched}
+
+
+def _postmaster(pg: PgServer) -> int:
+    with open(os.path.join(pg.data, "postmaster.pid")) as handle:
+        return int(handle.readline())
+
+
 def _cpu(usage) -> float:
     return usage.ru_utime + usage.ru_stime
 
@@ -138,6 +162,10 @@ def run(args) -> dict:
         url = f"http://site-{args.pages}.example/"
         started, self_before, children_before = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF), \
             resource.getrusage(resource.RUSAGE_CHILDREN)
+        database = env["DATABASE_URL"].rsplit("/", 1)[1]
+        pg_before = _pg_counters(pg, database)
+        pg_sampler = CpuSampler(_postmaster(pg))
+        pg_sampler.start()
         proc = subprocess.Popen([sys.executable, "-m", "flask", "--app", "wsgi", "audit", "run", url, "--consent",
                                  args.consent, "--max-pages", str(args.pages * 2), "--max-depth", "5", "--json",
                                  str(report_file)], env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
@@ -150,7 +178,9 @@ def run(args) -> dict:
         children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = {"fixture_web_s": round(_cpu(self_after) - _cpu(self_before), 1),  # the emulated web, in this process
                "audit_process_tree_s": round(_cpu(children_after) - _cpu(children_before), 1),  # flask + Chrome
-               "by_process": sampler.by_kind()}
+               "by_process": sampler.by_kind(), "postgresql_s": round(sum(pg_sampler.by_kind().values()), 1)}
+        pg_after = _pg_counters(pg, database)
+        cpu["postgresql"] = {k: pg_after[k] - pg_before[k] for k in pg_after}
         if not report_file.exists():
             raise SystemExit(f"audit run exit {done.returncode}: {done.stderr[-2000:]}")
         out = _audit_times(report_file)
