@@ -34,7 +34,8 @@ from proxy.common.constants import DEFAULT_SELECTOR_SELECT_TIMEOUT
 from proxy.common.types import Readables, SelectableEvents, Writables
 from proxy.http.handler import HttpProtocolHandler
 
-from tagcrawl.engine.egress.flow import CountedClient, Ledger
+from tagcrawl.engine.egress.counted import CountedClient
+from tagcrawl.engine.egress.flow import Ledger
 from tagcrawl.engine.egress.status import answer
 
 log = logging.getLogger(__name__)

@@ -40,7 +40,8 @@ from proxy.http.proxy import HttpProxyBasePlugin
 from proxy.http.responses import PROXY_TUNNEL_ESTABLISHED_RESPONSE_PKT
 
 from tagcrawl.engine.egress.chain import ConnectReply, ReplyError, authority, connect_request
-from tagcrawl.engine.egress.flow import CountedServer, Ledger
+from tagcrawl.engine.egress.counted import CountedServer
+from tagcrawl.engine.egress.flow import Ledger
 from tagcrawl.engine.egress.policy import EgressRefused, Target, Unresolvable
 from tagcrawl.engine.egress.status import answer, error_type
 
