@@ -36,12 +36,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tagcrawl.core.settings import Settings
 
-if TYPE_CHECKING:
-    from tagcrawl.engine.egress.counted import CountedClient, CountedServer
+
+class Queued(Protocol):
+    """A counted connection (``counted.py``'s ``CountedClient``, ``CountedServer``)."""
+
+    pending: int  # bytes queued on it, not yet sent
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +225,7 @@ class Ledger:
         self.charge(size - self._held.get(key, 0))
         self._held[key] = size
 
-    def grant(self, towards: CountedClient | CountedServer | None, want: int) -> int:
+    def grant(self, towards: Queued | None, want: int) -> int:
         """Bytes a read may take now (reserved in the budget; give them back with
         ``release``): ``want`` at most, the room left in ``towards``' queue
         (the connection the data will be queued on; None before it exists:
@@ -235,7 +238,7 @@ class Ledger:
         self._granted += granted
         return granted
 
-    def may_read(self, towards: CountedClient | CountedServer | None) -> bool:
+    def may_read(self, towards: Queued | None) -> bool:
         """True when a read would get a grant (without reserving one).  While
         the budget is full, the largest holder is evicted to make room."""
         pending = towards.pending if towards is not None else sum(self._held.values())
