@@ -104,10 +104,11 @@ class EgressHandler(HttpProtocolHandler):
         """Seconds ``select`` may sleep: until the stall deadline (bytes
         pending) or proxy.py's inactivity timeout (``--timeout``, nothing queued
         for the client), whichever comes first; sockets and the waker end it sooner."""
-        waits = [self.ledger.stall_in()]
-        if not self.work.has_buffer():
+        stall = self.ledger.stall_in()
+        waits = [] if stall is None else [stall]
+        if not waits or not self.work.has_buffer():
             waits.append(self.flags.timeout - self._connection_inactive_for())
-        return max(0.0, min(w for w in waits if w is not None)) + DEADLINE_SLACK_S
+        return max(0.0, min(waits)) + DEADLINE_SLACK_S
 
     async def _selected_events(self) -> tuple[SelectableEvents, Readables, Writables]:
         """proxy.py's (``HttpProtocolHandler._selected_events``, threaded mode),
