@@ -19,7 +19,7 @@ import logging
 from procrastinate import RetryStrategy
 from sqlalchemy import update
 
-from tagcrawl.audit import report
+from tagcrawl.audit import report, report_cache
 from tagcrawl.audit.pages import counts
 from tagcrawl.core.audit_models import Audit, AuditPage
 from tagcrawl.core.extensions import db
@@ -39,13 +39,6 @@ class WebhookRetry(Exception):
 WEBHOOK_RETRY = RetryStrategy(max_attempts=6, linear_wait=30, retry_exceptions={WebhookRetry})
 
 
-def summary_of(audit: Audit) -> dict:
-    """The audit's summary (stored in ``Audit.summary``, the webhook's payload): the report's
-    ``build_summary``, which keeps the discovery problems."""
-    pages = list(db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit.id)))
-    return report.build_summary(report.build_report(audit, pages))
-
-
 def maybe_finish(audit_id: str) -> bool:
     """Finish the audit when it is ``running`` and none of its pages is queued or running (commits).
     Returns True for the one call that finished it (it queues the webhook)."""
@@ -60,7 +53,11 @@ def maybe_finish(audit_id: str) -> bool:
         db.session.rollback()
         return False
     audit = db.session.get(Audit, audit_id, populate_existing=True)
-    audit.summary = summary_of(audit)
+    pages = list(db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit.id)))
+    built = report.build_report(audit, pages)
+    audit.summary = report.build_summary(built)
+    if report_cache.final(audit, built):  # done, nothing queued or running: the report cannot change
+        report_cache.save(audit_id, built)
     db.session.commit()
     log.info("audit %s done: %s", audit_id, left)
     return True

@@ -11,7 +11,7 @@ the row's status makes a page job that runs twice harmless:
   ``running`` under the same claim (``attempts``), so a late duplicate is dropped.
 
 The discovery types ``Found`` / ``Excluded`` are duck-typed here (``url``,
-``depth``, ``source`` / ``url``, ``reason``): they live in
+``depth``, ``source`` / ``url``, ``reason``, ``source``): they live in
 ``tagcrawl/audit/discovery`` (its own branch).
 """
 from __future__ import annotations
@@ -41,7 +41,8 @@ def add_pages(audit_id: str, items: list, scenarios: tuple[str, ...]) -> list[in
 
     Args:
         audit_id: the audit.
-        items: ``Found`` (``url``, ``depth``, ``source``) or ``Excluded`` (``url``, ``reason``), at most
+        items: ``Found`` (``url``, ``depth``, ``source``) or ``Excluded`` (``url``, ``reason``, ``source``:
+            stored as the row's ``source``, ``start`` / ``sitemap`` / ``link``), at most
             the audit's ``maxPages`` of them are looked at (bound enforced before any insert).
         scenarios: consent actions (``accept``/``reject``/``none``), at most 3.
     Returns:

@@ -40,7 +40,7 @@ from tagcrawl.core.models import utcnow
 from tagcrawl.core.settings import settings_of
 from tagcrawl.crawl.outcome import FailureKind
 from tagcrawl.crawl.records import store_crawl
-from tagcrawl.crawl.service import run_crawl
+from tagcrawl.crawl.service import COLLECT_LINKS, run_crawl
 from tagcrawl.engine.chrome.pool import pool_size
 
 log = logging.getLogger(__name__)
@@ -228,7 +228,7 @@ def page_task(context, page_id: int) -> None:
             _requeue_waiting(audit)
         request = {"url": page.url, "session_id": str(uuid.uuid4()),
                    "options": {**(cfg(audit, "options", {}) or {}), "consentAction": page.scenario},
-                   "validationRules": cfg(audit, "validationRules", None)}
+                   "validationRules": cfg(audit, "validationRules", None), COLLECT_LINKS: True}
         audit_id, key_id, scenario = audit.id, audit.api_key_id, page.scenario
         db.session.rollback()  # no transaction open during the crawl
         outcome = run_crawl(settings, request)

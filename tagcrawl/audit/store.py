@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from tagcrawl.audit import report_cache
 from tagcrawl.audit.diff import build_diff
 from tagcrawl.audit.report import build_report
 from tagcrawl.core.audit_models import PAGE_STATUSES, Audit, AuditPage
@@ -68,8 +69,15 @@ def load_pages(audit_id: str) -> list[AuditPage]:
 
 
 def report_of(audit: Audit) -> dict:
-    """``build_report`` of ``audit`` over its stored pages."""
-    return build_report(audit, load_pages(audit.id))
+    """The report of ``audit``: a finished audit's stored report (``report_cache``), else ``build_report``
+    over its pages, stored (and committed) when the audit has finished (``report_cache.final``)."""
+    saved = report_cache.cached(audit.id)
+    if saved is not None:
+        return saved
+    report = build_report(audit, load_pages(audit.id))
+    if report_cache.final(audit, report) and report_cache.save(audit.id, report):
+        db.session.commit()
+    return report
 
 
 def previous_audit(audit: Audit) -> Audit | None:

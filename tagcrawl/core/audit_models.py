@@ -92,3 +92,16 @@ class AuditSchedule(db.Model):
     next_run_at = db.Column(db.DateTime(timezone=True), nullable=False, index=True)
     last_audit_id = db.Column(db.String(36))
     created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)
+
+
+class AuditReport(db.Model):
+    """A finished audit's report, built once (``tagcrawl/audit/report_cache.py``): ``report`` is the
+    ``build_report`` dict of an audit that is ``done``, ``failed`` or ``cancelled`` with no page queued
+    or running (it cannot change any more); ``size`` is its JSON length in bytes, at most
+    ``report_cache.CACHE_MAX_BYTES`` (a larger report is not stored: it is built on every read)."""
+
+    __tablename__ = "audit_reports"
+    audit_id = db.Column(db.String(36), db.ForeignKey("audits.id", ondelete="CASCADE"), primary_key=True)
+    report = db.Column(JSONType, nullable=False)
+    size = db.Column(db.Integer, nullable=False)
+    created_at = db.Column(db.DateTime(timezone=True), nullable=False, default=utcnow)

@@ -40,8 +40,11 @@ from tagcrawl.crawl.timing import PhaseTimings
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CrawlFailed", "CrawlOutcome", "consent_action", "run_crawl", "run_steps"]
+__all__ = ["COLLECT_LINKS", "CrawlFailed", "CrawlOutcome", "consent_action", "run_crawl", "run_steps"]
 
+#: Internal request key (never in ``CrawlRequestSchema``, whose loads drop unknown keys): True reads the
+#: page's links and canonical URL (``links`` / ``canonical`` in the response); set by the audit runner only.
+COLLECT_LINKS = "collect_links"
 DIALOGS_MESSAGE = "the page keeps opening JavaScript dialogs (alert, confirm or prompt)"
 _DUMP = CrawlResponseSchema()
 
@@ -75,7 +78,8 @@ def run_crawl(settings: Settings, request: dict) -> CrawlOutcome:
 
     Args:
         settings: the service settings.
-        request: a validated CrawlRequest (``CrawlRequestSchema().load``).
+        request: a validated CrawlRequest (``CrawlRequestSchema().load``); the internal key
+            :data:`COLLECT_LINKS` True (audit pages only) adds ``links`` and ``canonical`` to the response.
     Returns:
         CrawlOutcome; ``report.time_taken`` is wall-clock milliseconds.  The
         work after the page (matching, rules) stops at the crawl deadline;
@@ -162,7 +166,8 @@ def _collectors(ctx: CrawlContext) -> collectors.Collectors:
     guard = (lambda url: url_refusal(url, False)) if guarded else None
     out = collectors.standard(guard=guard, page_max_bytes=settings.page_max_bytes,
                               save_screenshot=lambda png: save_screenshot(settings, png),
-                              guard_documents_only=proxied and settings.fetch_guard == "auto")
+                              guard_documents_only=proxied and settings.fetch_guard == "auto",
+                              links=ctx.request.get(COLLECT_LINKS) is True)
     for collector in out:
         collectors.guarded(collector, ctx.failures, "init", collector.init, ctx)
     return out

@@ -34,15 +34,16 @@ def browser(fixture_web, tmp_path):
 
 @pytest.fixture
 def crawler(browser):
-    """``crawler(url, **options) -> CrawlOutcome``: run_crawl without HTTP or DB."""
-    from tagcrawl.crawl.service import run_crawl
+    """``crawler(url, **options) -> CrawlOutcome``: run_crawl without HTTP or DB; ``links=True``: the
+    crawl of an audit page (the internal ``COLLECT_LINKS`` request key)."""
+    from tagcrawl.crawl.service import COLLECT_LINKS, run_crawl
 
     app = create_app(dict(browser, SQLALCHEMY_DATABASE_URI="sqlite://"))
 
-    def crawl(url, rules=None, config=None, **options):
+    def crawl(url, rules=None, config=None, links=False, **options):
         merged = dict(app.config, **(config or {}))
-        return run_crawl(settings(merged), {"url": url, "session_id": None, "options": options or None,
-                                  "validationRules": rules})
+        request = {"url": url, "session_id": None, "options": options or None, "validationRules": rules}
+        return run_crawl(settings(merged), {**request, COLLECT_LINKS: True} if links else request)
 
     return crawl
 

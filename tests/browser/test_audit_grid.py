@@ -32,9 +32,10 @@ def _port() -> int:
 
 
 class TwoNodeGrid:
-    """A Selenium hub and two nodes (2 sessions each), every port free-picked (other tests may run a Grid)."""
+    """A Selenium hub and two nodes (``sessions`` each, default 2), every port free-picked
+    (other tests may run a Grid)."""
 
-    def __init__(self, jar):
+    def __init__(self, jar, sessions: int = 2):
         self.port, pub, sub = _port(), _port(), _port()
         self.url = f"http://127.0.0.1:{self.port}"
         bus = ["--publish-events", f"tcp://127.0.0.1:{pub}", "--subscribe-events", f"tcp://127.0.0.1:{sub}"]
@@ -46,7 +47,7 @@ class TwoNodeGrid:
         for _ in range(2):
             self.procs.append(subprocess.Popen(
                 ["java", "-jar", str(jar), "node", "--host", "127.0.0.1", "--port", str(_port()),
-                 "--selenium-manager", "false", *bus, "--max-sessions", "2",
+                 "--selenium-manager", "false", *bus, "--max-sessions", str(sessions),
                  "--override-max-sessions", "true", "--hub", self.url],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env))
 

@@ -1,6 +1,6 @@
-"""A crawl of a generated audit site's page reports its links and canonical URL
-(``links`` / ``canonical``, for site-audit discovery), and ``Discovery.links``
-turns them into exactly the expected pages and exclusions."""
+"""The crawl of a generated audit site's page (the audit runner's internal ``COLLECT_LINKS``) reports its
+links and canonical URL (``links`` / ``canonical``, for site-audit discovery), and ``Discovery.links``
+turns them into exactly the expected pages and exclusions; a plain crawl of the page has neither field."""
 from __future__ import annotations
 
 
@@ -20,7 +20,7 @@ class NoFetch:
 
 def test_a_crawl_returns_the_links_and_canonical_that_discovery_reads(crawler):
     t = truth(HOST)
-    report = crawler(t["start"]).response
+    report = crawler(t["start"], links=True).response
     assert report["success"] is True, report["error"]
     base = f"http://{HOST}"
     expected = [h if "://" in h else base + h for h in t["links"]["/"] if not h.startswith("mailto:")]
@@ -38,3 +38,9 @@ def test_a_crawl_returns_the_links_and_canonical_that_discovery_reads(crawler):
     assert found == [f"{base}/p/{i}" for i in range(6)] + [f"{base}/gone-2", f"{base}/cookie-policy"]
     assert {i.url: i.reason for i in items if isinstance(i, Excluded)} == {
         url: reason for url, reason in t["excluded"].items() if reason != "robots"}
+
+
+def test_a_plain_crawl_has_no_links_nor_canonical(crawler):
+    report = crawler(truth(HOST)["start"]).response
+    assert report["success"] is True, report["error"]
+    assert "links" not in report and "canonical" not in report

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tagcrawl.core.audit_models import Audit, AuditPage, AuditSchedule
+from tagcrawl.core.audit_models import Audit, AuditPage, AuditReport, AuditSchedule
 from tagcrawl.core.extensions import db
 from tests.support.audit_pages import site
 
@@ -110,6 +110,40 @@ def test_report_csv_and_cookies_csv(client, app, api_key):
     cookies = list(csv.reader(io.StringIO(client.get(f"/api/v1/audits/{audit_id}/cookies.csv",
                                                      headers=headers).get_data(as_text=True))))
     assert cookies[1][:2] == ["_ga", ".shop.example"]
+
+
+def _set_status(app, audit_id: str, status: str) -> None:
+    with app.app_context():
+        db.session.get(Audit, audit_id).status = status
+        db.session.commit()
+
+
+def test_a_finished_audits_report_is_stored_once(client, app, api_key):
+    headers = {"x-api-key": api_key}
+    audit_id = _post(client, api_key).get_json()["auditId"]
+    _finish(app, audit_id)
+    _set_status(app, audit_id, "running")  # a running audit's report is built on every read, never stored
+    assert client.get(f"/api/v1/audits/{audit_id}/report", headers=headers).get_json()["status"] == "running"
+    with app.app_context():
+        assert db.session.get(AuditReport, audit_id) is None
+    _set_status(app, audit_id, "done")
+    first = client.get(f"/api/v1/audits/{audit_id}/report", headers=headers).get_json()
+    matrix = client.get(f"/api/v1/audits/{audit_id}/report.csv", headers=headers).get_data(as_text=True)
+    with app.app_context():
+        stored = db.session.get(AuditReport, audit_id)
+        assert stored is not None and stored.report == first and 0 < stored.size <= 32 * 1024 * 1024
+        # every page changed afterwards in the database: the stored report is what is served
+        changed = db.session.execute(db.update(AuditPage).where(AuditPage.audit_id == audit_id,
+                                                                AuditPage.status == "done")
+                                     .values(status="failed")).rowcount
+        db.session.commit()
+    assert changed == 16
+    second = client.get(f"/api/v1/audits/{audit_id}/report", headers=headers).get_json()
+    assert second == first and second["counts"]["done"] == 16 and second["counts"]["failed"] == 0
+    assert client.get(f"/api/v1/audits/{audit_id}/report.csv", headers=headers).get_data(as_text=True) == matrix
+    assert client.get(f"/audits/{audit_id}", headers=headers).status_code == 200
+    other = _key(app, "other-cache")
+    assert client.get(f"/api/v1/audits/{audit_id}/report", headers={"x-api-key": other}).status_code == 404
 
 
 def test_diff_defaults_to_the_previous_audit_with_the_same_config(client, app, api_key):

@@ -7,6 +7,7 @@ import threading
 from sqlalchemy import text
 
 from tagcrawl.accounts.apikeys import create_key
+from tagcrawl.audit.discovery import Excluded
 from tagcrawl.audit.pages import add_pages, claim_page, counts, record_page
 from tagcrawl.audit.runner import Seed
 from tagcrawl.core.audit_models import AuditPage
@@ -38,6 +39,22 @@ def test_add_pages_is_idempotent_per_scenario_and_respects_max_pages(app):
             ("https://a.example/b", "accept", "queued", None), ("https://a.example/b", "reject", "queued", None),
             ("https://a.example/c", "accept", "excluded", "limit"), ("https://a.example/c", "reject", "excluded", "limit")]
         assert counts(audit_id)["queued"] == 4 and counts(audit_id)["discovered"] == 6
+
+
+def test_excluded_rows_store_where_they_were_found(app):
+    audit_id = _audit(app, max_pages=3)
+    with app.app_context():  # 6 items: the first 2 * maxPages are read
+        items = [Seed("https://a.example/"), Seed("https://a.example/l", 1, "link"),
+                 Seed("https://a.example/m", 0, "sitemap"), Excluded("https://a.example/private", "robots", "start"),
+                 Excluded("https://other.example/", "offsite", "sitemap"), Seed("https://a.example/s", 0, "sitemap")]
+        add_pages(audit_id, items, ("accept",))
+        rows = db.session.scalars(db.select(AuditPage).where(AuditPage.audit_id == audit_id)).all()
+        assert sorted((r.url, r.status, r.reason, r.source) for r in rows) == [
+            ("https://a.example/", "queued", None, "start"), ("https://a.example/l", "queued", None, "link"),
+            ("https://a.example/m", "queued", None, "sitemap"),
+            ("https://a.example/private", "excluded", "robots", "start"),
+            ("https://a.example/s", "excluded", "limit", "sitemap"),
+            ("https://other.example/", "excluded", "offsite", "sitemap")]
 
 
 def test_two_workers_racing_one_page_claim_it_once(app):

@@ -216,3 +216,18 @@ def test_robots_unreachable_is_disallow_and_absent_is_allow():
     assert "RFC 9309" in down.problems[0].error
     absent = Discovery(audit_config(sitemaps=()), FakeSettings(), MemoryFetcher({}))
     assert absent.seed() == [Found("https://shop.example/", 0, "start")]
+
+
+def test_an_excluded_url_keeps_where_it_was_found():
+    files = {"https://shop.example/robots.txt": ROBOTS,
+             "https://shop.example/sm.xml": urlset("https://shop.example/private/x", "https://other.example/")}
+    discovery = Discovery(audit_config(start_urls=("https://shop.example/", "https://shop.example/private/s"),
+                                       sitemaps=("https://shop.example/sm.xml",), max_depth=0),
+                          FakeSettings(), MemoryFetcher(files))
+    seeded = discovery.seed()
+    assert [(i.url, i.reason, i.source) for i in seeded if isinstance(i, Excluded)] == [
+        ("https://shop.example/private/s", "robots", "start"), ("https://shop.example/private/x", "robots", "sitemap"),
+        ("https://other.example/", "offsite", "sitemap")]
+    linked = discovery.links("https://shop.example/", 0, ["/private/a", "/p/9"])
+    assert [(i.url, i.reason, i.source) for i in linked] == [
+        ("https://shop.example/private/a", "robots", "link"), ("https://shop.example/p/9", "depth", "link")]

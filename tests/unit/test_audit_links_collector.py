@@ -22,3 +22,14 @@ def test_the_collector_notes_a_cut_list():
     assert collector.notes() == [f"links: kept the first {MAX_LINKS} of 4000 links"]
     collector.found = PageLinks(["https://a.example/"], None, 1)
     assert collector.notes() == []
+
+
+def test_links_and_canonical_are_answered_only_when_read():
+    from tagcrawl.core.schemas.crawl import CrawlResponseSchema
+    from tagcrawl.crawl.report import CrawlReport
+
+    plain = CrawlResponseSchema().dump(CrawlReport(session_id=None, url="https://a.example/"))
+    assert "links" not in plain and "canonical" not in plain
+    audit = CrawlResponseSchema().dump(CrawlReport(session_id=None, url="https://a.example/", links=[],
+                                                   canonical=None))
+    assert audit["links"] == [] and audit["canonical"] is None

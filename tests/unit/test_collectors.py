@@ -93,7 +93,7 @@ def test_every_target_kind_gets_the_collectors_commands():
 
 
 def test_the_standard_collectors_record_requests_and_guard_pages():
-    found = standard(guard=lambda url: None, page_max_bytes=10)
+    found = standard(guard=lambda url: None, page_max_bytes=10, links=True)
     hub = NetworkCapture(collectors=found)
     hub.bind(FakeCDP())
     _attach(hub)
@@ -122,11 +122,12 @@ def test_the_hub_is_what_collectors_see_and_they_import_nothing_of_it():
 
 
 def test_collectors_are_typed_attributes_and_the_absent_ones_are_skipped():
-    found = standard()
+    found = standard(links=True)
     assert isinstance(found.requests, NetworkCollector) and isinstance(found.dialogs, DialogGuard)
     assert found.ssrf is None and found.screenshots is None
     assert [c.name for c in found] == ["requests", "datalayer", "cookies", "page_size", "dialogs", "autoconsent",
                                        "storage", "links"]
+    assert standard().links is None  # the links only in the crawls of audit pages
     assert [c.name for c in Collectors(dialogs=None, page_size=None, autoconsent=None, storage=None, links=None)] == [
         "requests", "datalayer", "cookies"]
     assert list(Collectors.none()) == []
@@ -197,7 +198,7 @@ def test_the_fetch_guard_pauses_only_documents_behind_the_egress_proxy():
 
     def guard_commands(**overrides):
         ctx = CrawlContext.__new__(CrawlContext)
-        ctx.settings, ctx.failures, ctx.options = Settings(**overrides), [], {}
+        ctx.settings, ctx.failures, ctx.options, ctx.request = Settings(**overrides), [], {}, {}
         ctx.deadline = time.monotonic() + 30
         guard = _collectors(ctx).ssrf
         return None if guard is None else guard.add_target(None)

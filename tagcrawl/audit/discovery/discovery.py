@@ -62,16 +62,16 @@ class Discovery:
         robots.txt (with ``respect_robots``; fetched once per origin).
 
         Returns:
-            ``Found(url, depth, source)`` or ``Excluded(url, reason)``; a URL that
-            is no http(s) URL is ``Excluded(<as given, cut>, "offsite")``.
+            ``Found(url, depth, source)`` or ``Excluded(url, reason, source)``; a URL
+            that is no http(s) URL is ``Excluded(<as given, cut>, "offsite", source)``.
         """
         normalized = normalize_url(url, max_chars=self.limits.url_chars)
         if normalized is None:
-            return Excluded(str(url)[: self.limits.url_chars], "offsite")
+            return Excluded(str(url)[: self.limits.url_chars], "offsite", source)
         reason = self.scope.reason(normalized)
         if reason is None and self.respect_robots and not self.robots.allows(normalized):
             reason = "robots"
-        return Excluded(normalized, reason) if reason else Found(normalized, depth, source)
+        return Excluded(normalized, reason, source) if reason else Found(normalized, depth, source)
 
     def _take(self, url: str, depth: int, source: str, out: list) -> None:
         """Admit ``url`` and append its answer to ``out`` unless already seen
@@ -81,9 +81,9 @@ class Discovery:
             return
         item = self.admit(normalized, depth, source)
         if isinstance(item, Found) and depth > self.max_depth:
-            item = Excluded(item.url, "depth")
+            item = Excluded(item.url, "depth", source)
         if isinstance(item, Found) and self.found >= self.max_pages:
-            item = Excluded(item.url, "limit")
+            item = Excluded(item.url, "limit", source)
         if isinstance(item, Excluded):
             if self.reported_excluded >= self.limits.excluded:
                 self.dropped += 1

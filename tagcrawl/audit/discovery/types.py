@@ -32,10 +32,14 @@ class Found:
 @dataclass(frozen=True)
 class Excluded:
     """A discovered URL not crawled; ``reason`` in :data:`REASONS`, ``url``
-    normalized when it could be (else as found, cut at ``Limits.url_chars``)."""
+    normalized when it could be (else as found, cut at ``Limits.url_chars``);
+    ``source`` in :data:`SOURCES`, where it was found (stored as the excluded
+    row's ``AuditPage.source``; not part of equality: one exclusion is its URL
+    and reason)."""
 
     url: str
     reason: str
+    source: str = field(default="link", compare=False)
 
 
 @dataclass(frozen=True)

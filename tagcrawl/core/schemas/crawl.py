@@ -191,10 +191,20 @@ class CrawlResponseSchema(Schema):
     links = fields.List(fields.String(), allow_none=True, metadata={
         "description": f"tagcrawl extension, for site audits (docs/audits.md): the absolute http(s) URLs of the "
                        f"page's `<a href>` after load, in document order, distinct; at most {LIST_MAX} of at most "
-                       f"2048 characters each (longer ones are skipped); null when not read.", "maxItems": LIST_MAX})
+                       f"2048 characters each (longer ones are skipped). Only in the crawls of audit pages: "
+                       f"absent from the answers of `/api/v1/crawl` and its webhook crawls.", "maxItems": LIST_MAX})
     canonical = fields.String(allow_none=True, metadata={
         "description": capped(URL_MAX, "tagcrawl extension, for site audits (docs/audits.md): the page's "
-                                       "`<link rel=canonical>` URL, absolute; null without one.")})
+                                       "`<link rel=canonical>` URL, absolute; null without one. Only in the "
+                                       "crawls of audit pages, with `links`.")})
+
+    @post_dump
+    def _audit_only(self, data, **_kwargs):
+        """``links`` and ``canonical`` appear only when the links were read (an audit page's crawl)."""
+        if data.get("links") is None:
+            data.pop("links", None)
+            data.pop("canonical", None)
+        return data
 
 
 class HTTPValidationErrorSchema(Schema):

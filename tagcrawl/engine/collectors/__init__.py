@@ -45,7 +45,8 @@ class Collectors:
         autoconsent: DuckDuckGo autoconsent in every frame (``autoconsent.AutoconsentCollector``;
             idle when ``Settings.autoconsent`` is off); the consent step drives it.
         storage: localStorage/sessionStorage writes and their scripts (``storage.StorageCollector``).
-        links: the page's links and canonical URL for site audits (``links.LinksCollector``), read last.
+        links: the page's links and canonical URL for site audits (``links.LinksCollector``), read last;
+            only in the crawls of audit pages (``standard(links=True)``).
     """
 
     requests: NetworkCollector | None = field(default_factory=NetworkCollector)
@@ -57,7 +58,7 @@ class Collectors:
     screenshots: ScreenshotCollector | None = None
     autoconsent: AutoconsentCollector | None = field(default_factory=AutoconsentCollector)
     storage: StorageCollector | None = field(default_factory=StorageCollector)
-    links: LinksCollector | None = field(default_factory=LinksCollector)
+    links: LinksCollector | None = None
 
     @classmethod
     def none(cls) -> "Collectors":
@@ -69,7 +70,8 @@ class Collectors:
 
 
 def standard(guard: Callable[[str], str | None] | None = None, page_max_bytes: int | None = None,
-             save_screenshot: Callable[[bytes], str] | None = None, guard_documents_only: bool = False) -> Collectors:
+             save_screenshot: Callable[[bytes], str] | None = None, guard_documents_only: bool = False,
+             links: bool = False) -> Collectors:
     """The collectors of one crawl.
 
     Args:
@@ -77,7 +79,10 @@ def standard(guard: Callable[[str], str | None] | None = None, page_max_bytes: i
         guard_documents_only: the guard pauses only documents (``guards.RequestGuard``).
         page_max_bytes: main-document size cap (bytes); None or 0: no cap.
         save_screenshot: ``fn(png) -> URL``; None: no screenshot collector.
+        links: read the page's links and canonical URL (``links.LinksCollector``): the crawl of an
+            audit page (``tagcrawl/audit/runner.py``); off for the crawls of the API.
     """
     return Collectors(page_size=PageSizeGuard(page_max_bytes),
                       ssrf=RequestGuard(guard, guard_documents_only) if guard is not None else None,
-                      screenshots=ScreenshotCollector(save_screenshot) if save_screenshot is not None else None)
+                      screenshots=ScreenshotCollector(save_screenshot) if save_screenshot is not None else None,
+                      links=LinksCollector() if links else None)

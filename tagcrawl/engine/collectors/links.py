@@ -8,7 +8,9 @@ Bounds: at most :data:`MAX_LINKS` distinct links, each at most
 :data:`MAX_CHARS` characters (longer ones skipped), both in the script and
 checked again here (the page could have replaced DOM methods); one
 ``Runtime.evaluate`` with a :data:`TIMEOUT_S` timeout.  The crawl response
-carries them as ``links`` and ``canonical`` (``crawl/collect.py``).
+carries them as ``links`` and ``canonical`` (``crawl/collect.py``).  Only the
+crawls of audit pages run it (``standard(links=True)``, the internal request
+key ``crawl.service.COLLECT_LINKS``); an API crawl has neither field.
 """
 from __future__ import annotations
 
