@@ -18,7 +18,8 @@ own timestamps, so discovery (robots.txt, sitemaps) is inside the figure and the
 
 Run: ``.venv/bin/python -m bench.audit_throughput [--pages 500] [--pool 2] [--workers 0]
 [--consent accept] [--grid]``.  ``cpu``: CPU seconds of the emulated web (this process) and of the
-``audit run`` process tree (Python and its Chrome; the extra workers and the Grid are not in it).
+``audit run`` process tree (Python and its Chrome; the extra workers are not in it); with ``--grid``,
+``grid_by_process``: the hub's and nodes' trees (Java and the nodes' Chrome).
 Prints a Markdown row; writes bench/results/audit_throughput-*.json.
 """
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _env(pg: PgServer, web: FixtureWeb, args, workdir: str, grid_url: str | None
                TAGCRAWL_AUDIT_HOST_CONCURRENCY=str(args.host_slots), TAGCRAWL_AUDIT_MAX_PAGES=str(args.pages * 2),
                TAGCRAWL_CHROME_ARGS=" ".join(f"'{a}'" for a in web.chrome_args()))
     if grid_url:
-        env["WEBDRIVER_URL"] = grid_url
+        env["TAGCRAWL_WEBDRIVER_URL"] = grid_url
     return env
 
 
@@ -125,6 +126,14 @@ def _postmaster(pg: PgServer) -> int:
         return int(handle.readline())
 
 
+def _merge(parts) -> dict:
+    totals: dict[str, float] = {}
+    for part in parts:
+        for kind, seconds in part.items():
+            totals[kind] = round(totals.get(kind, 0) + seconds, 1)
+    return totals
+
+
 def _cpu(usage) -> float:
     return usage.ru_utime + usage.ru_stime
 
@@ -171,6 +180,9 @@ def run(args) -> dict:
                                  str(report_file)], env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
         sampler = CpuSampler(proc.pid)
         sampler.start()
+        grid_samplers = [CpuSampler(node.pid) for node in (grid.procs if grid else [])]
+        for node_sampler in grid_samplers:
+            node_sampler.start()
         _out, stderr = proc.communicate()
         done = subprocess.CompletedProcess(proc.args, proc.returncode, None, stderr)
         wall = time.perf_counter() - started
@@ -178,7 +190,8 @@ def run(args) -> dict:
         children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = {"fixture_web_s": round(_cpu(self_after) - _cpu(self_before), 1),  # the emulated web, in this process
                "audit_process_tree_s": round(_cpu(children_after) - _cpu(children_before), 1),  # flask + Chrome
-               "by_process": sampler.by_kind(), "postgresql_s": round(sum(pg_sampler.by_kind().values()), 1)}
+               "by_process": sampler.by_kind(), "grid_by_process": _merge(s.by_kind() for s in grid_samplers),
+               "postgresql_s": round(sum(pg_sampler.by_kind().values()), 1)}
         pg_after = _pg_counters(pg, database)
         cpu["postgresql"] = {k: pg_after[k] - pg_before[k] for k in pg_after}
         if not report_file.exists():
