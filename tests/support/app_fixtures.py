@@ -31,9 +31,9 @@ def app(_migrated, fixture_web, tmp_path):
               "SCREENSHOT_DIR": str(tmp_path / "shots"), "POOL_SIZE": 2}
     app = create_app(config)
     yield app
-    from tagcrawl.crawl.background import stop_background
+    from tagcrawl.audit.runner import stop_worker
 
-    stop_background()
+    stop_worker(timeout_s=15)
     empty_database(app)
 
 
