@@ -67,15 +67,17 @@ def _aware(moment: datetime | None) -> datetime:
 
 def defer_delivery(delivery: WebhookDelivery, flask_app=None) -> int | None:
     """Queue the job of a committed pending delivery, due at its ``next_attempt_at``, on its key's
-    slot (the count of the key's older deliveries modulo ``WEBHOOK_PER_KEY``); None: one is waiting."""
+    slot (the count of the key's older deliveries modulo ``WEBHOOK_PER_KEY``), with priority
+    ``-attempts``; returns the job id (None: one is waiting)."""
     app = flask_app or current_app._get_current_object()
     slots = max(1, settings_of(app).webhook_per_key)
     older = db.session.scalar(db.select(db.func.count()).select_from(WebhookDelivery).where(
         WebhookDelivery.api_key_id == delivery.api_key_id, WebhookDelivery.created_at < delivery.created_at))
     due, key_id, delivery_id = _aware(delivery.next_attempt_at), delivery.api_key_id, delivery.id
+    priority = -delivery.attempts  # a waiting retry never holds a new delivery of its slot
     db.session.rollback()
     return job_queue(app).defer(TASK, queue=WEBHOOKS, lock=f"whkey:{key_id}:{older % slots}",
-                                queueing_lock=f"whdelivery:{delivery_id}",
+                                queueing_lock=f"whdelivery:{delivery_id}", priority=priority,
                                 schedule_at=due if due > utcnow() else None, delivery_id=delivery_id)
 
 
