@@ -14,9 +14,10 @@ deferred by task name, so any layer above core may queue one.
   a worker silent for ``STALLED_FACTOR`` x ``JOB_POLL_S`` (killed with SIGKILL,
   its host gone) are retried by the sweep of any other worker.
 - **SQLite** (the embedded default, no broker): procrastinate's
-  ``InMemoryConnector``; the worker runs in the process that started the
-  audit.  Not durable: an audit under way when that process stops stays
-  ``running`` (start it again).
+  ``InMemoryConnector``; the worker runs in the process that queued the job.
+  Not durable: an audit under way when that process stops stays ``running``
+  (start it again); webhook crawls and deliveries are queued again from their
+  rows by the next worker start (``requeue_orphans``).
 
 Jobs run as sync procrastinate tasks (one thread each), each in an app context of the
 Flask app given in the worker's ``additional_context``.  A process runs two procrastinate
@@ -31,7 +32,6 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-
 from datetime import datetime
 
 from procrastinate import App, PsycopgConnector, SyncPsycopgConnector
