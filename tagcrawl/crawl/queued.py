@@ -15,7 +15,9 @@ from __future__ import annotations
 import logging
 
 from flask import current_app
+from procrastinate import RetryStrategy
 from sqlalchemy import update
+from sqlalchemy.exc import SQLAlchemyError
 
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import Crawl
@@ -31,10 +33,15 @@ TASK = "crawl.run"
 ORPHANS_MAX = 1000
 
 
+#: A crawl's failure is its result, never retried; a database or OS error around it (storing the
+#: report) retries the job, which takes the ``running`` row again: 3 retries, after 30, 60 and 90 s.
+RETRY = RetryStrategy(max_attempts=3, wait=30, linear_wait=30, retry_exceptions={SQLAlchemyError, OSError})
+
+
 def register(app) -> None:
-    """Add the crawl task to the procrastinate ``app`` (no procrastinate retry: a crawl's
-    failure is its result; a killed worker's job is retried by the stalled-jobs sweep)."""
-    app.task(name=TASK, queue=CRAWLS, pass_context=True)(crawl_task)
+    """Add the crawl task to the procrastinate ``app`` (``RETRY``; a killed worker's job is retried
+    by the stalled-jobs sweep)."""
+    app.task(name=TASK, queue=CRAWLS, pass_context=True, retry=RETRY)(crawl_task)
 
 
 def enqueue_crawl(request_json: dict, api_key_id: int) -> Crawl:

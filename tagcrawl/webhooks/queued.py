@@ -44,13 +44,21 @@ class DeliveryRetry(Exception):
         self.due, self.attempts = due, attempts
 
 
+#: A job that failed otherwise (database down, a bug) is retried after this many seconds, at most
+#: ``ERROR_RETRIES`` times; its claim's lease has run out by then (delivery.LEASE_MARGIN_S + the deadline).
+ERROR_RETRY_S, ERROR_RETRIES = 60, 20
+
+
 class DeliveryRetryStrategy(BaseRetryStrategy):
     """Retry a job that raised ``DeliveryRetry`` at its ``due`` time, with priority ``-attempts``;
-    anything else is not retried (the delivery row stays pending; the next worker start queues it)."""
+    any other error after ``ERROR_RETRY_S``, at most ``ERROR_RETRIES`` times (then the row stays
+    pending and the next worker start queues it)."""
 
     def get_retry_decision(self, *, exception: BaseException, job) -> RetryDecision | None:
         if isinstance(exception, DeliveryRetry):
             return RetryDecision(retry_at=exception.due, priority=-exception.attempts)
+        if job.attempts < ERROR_RETRIES:
+            return RetryDecision(retry_in={"seconds": ERROR_RETRY_S}, priority=-1)
         return None
 
 
