@@ -83,10 +83,14 @@ install-dev: install system-postgres system-grid npm-fixtures $(VENV)/.installed
 demo: install
 	$(PY) -m tests.support.web.demo
 
-# Every test group (tests/unit, tests/db, tests/browser), as CI runs it.
+# Every test group (tests/unit, tests/db, tests/browser), as CI runs it, on
+# TEST_WORKERS pytest-xdist workers (whole modules per worker, heaviest first:
+# tests/support/parallel.py; TEST_WORKERS=0 runs in one process).
+TEST_WORKERS ?= 2
+XDIST = $(if $(filter 0,$(TEST_WORKERS)),-p no:xdist,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
 test: install-dev
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The quick inner loop: tests/unit needs neither Chrome nor PostgreSQL; its property and
 # deadline tests over 0.3 s are marked slow and run in `make test`.

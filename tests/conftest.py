@@ -10,17 +10,36 @@ for tests/db and tests/browser, ``browser``/``crawler``/``private_pool`` for
 tests/browser.  With ``TAGCRAWL_REQUIRE_ALL=1`` (CI) a missing Chrome,
 PostgreSQL or npm package is an error; otherwise those tests are skipped
 (tests/support/needs.py).
+
+Under pytest-xdist (``make test``: two workers) each worker has its own copy
+of every session fixture; ``tests/support/parallel.py`` hands whole modules to
+the workers and runs a test marked ``alone`` while no other test runs.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from tagcrawl import create_app
 from tagcrawl.core.extensions import db
 
+from .support import parallel
 from .support.needs import missing
 from .support.pgserver import PgServer, pg_bin
 from .support.web.server import FixtureWeb
+
+ROOT = Path(__file__).parent.parent
+
+
+def pytest_collection_modifyitems(items):
+    parallel.split_for_workers(items, ROOT)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    with parallel.alone_lock(item.get_closest_marker("alone") is not None):
+        return (yield)
 
 
 @pytest.fixture(scope="session")

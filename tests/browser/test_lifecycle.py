@@ -43,6 +43,9 @@ def test_chrome_killed_mid_crawl_fails_that_crawl_and_the_next_one_succeeds(craw
     assert after["success"] is True and after["marketingPixels"]
 
 
+# A 6 s deadline that the first crawl (the browser's launch included) must beat: next to the other
+# xdist worker's crawls it did not on a loaded 2-core machine (docs/testing.md).
+@pytest.mark.alone
 def test_deadline_returns_success_false_and_the_browser_is_replaced(crawler, private_pool):
     config = private_pool(POOL_SIZE=1, CRAWL_TIMEOUT_S=6, QUIET_CAP_MS=60_000)
     assert crawler("https://plain.example/", config=config).response["success"] is True  # browser started
@@ -108,6 +111,9 @@ def test_gunicorn_stop_leaves_no_chrome(served):
     assert alive == []
 
 
+# A new gunicorn worker boots and launches Chrome within the request's 60 s: next to the other
+# xdist worker's crawls it did not on a loaded 2-core machine (docs/testing.md).
+@pytest.mark.alone
 def test_sigkilled_worker_browsers_are_killed_by_the_master(served):
     server, key, pid_dir = served
     assert server.post("/api/v1", {"url": "https://plain.example/", "session_id": None}, key)["success"]

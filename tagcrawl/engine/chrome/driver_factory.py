@@ -42,7 +42,10 @@ BASE_CHROME_ARGS = (
     "--disable-sync",
     "--disable-domain-reliability",
     "--disable-client-side-phishing-detection",
-    "--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+    # WebUIOmniboxPopup, WebUIOmniboxAimPopup: headless Chromium 156 loads two WebUI apps
+    # (chrome://omnibox-popup.top-chrome/) in a renderer of their own for every window, and
+    # every crawl's context is a new window: about 1 CPU-s per crawl (docs/benchmarks.md).
+    "--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
     "--no-first-run",
     "--no-default-browser-check",
     "--mute-audio",

@@ -19,6 +19,11 @@ reads while no grant is possible, so TCP's own flow control slows the sender:
 - **in time**: a connection with bytes pending that moves none, in either
   direction, for ``Limits.stall_s`` is closed (``Ledger.stalled``).
 
+Nothing here is polled.  A connection's thread sleeps in ``select`` until one
+of its sockets is ready, its next deadline (``Ledger.wait_s``: the stall or the
+inactivity timeout), or its ``Ledger.wake``: the budget wakes the connections
+it refused a read when room comes back, and the connection it chose to evict.
+
 Bytes the proxy makes itself (an error answer, a request re-built from a
 parsed one, a CONNECT to a chained proxy) are charged without a grant: at
 most one request's size (itself under ``conn_bytes``) per connection, until
@@ -29,13 +34,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-from proxy.core.connection import TcpServerConnection
-from proxy.http.connection import HttpClientConnection
+from typing import Protocol
 
 from tagcrawl.core.settings import Settings
+
+
+class Queued(Protocol):
+    """A counted connection (``counted.py``'s ``CountedClient``, ``CountedServer``)."""
+
+    pending: int  # bytes queued on it, not yet sent
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +80,10 @@ class Budget:
     Attributes:
         total: bytes charged now; ``peak``: the most ever charged.
         evictions: connections closed because the budget was full.
+
+    Connections refused a read for want of room wait (``_waiting``, at most one
+    entry per open connection) until the total drops below the cap; then each
+    is woken (``Ledger.wake``) and asks again.
     """
 
     def __init__(self, limits: Limits):
@@ -80,6 +93,7 @@ class Budget:
         self.evictions = 0
         self._ledgers: set[Ledger] = set()
         self._evicting: Ledger | None = None
+        self._waiting: set[Ledger] = set()
         self._lock = threading.Lock()
         self._gone = threading.Condition(self._lock)
 
@@ -88,27 +102,45 @@ class Budget:
         with self._lock:
             self.total += delta
             self.peak = max(self.peak, self.total)
+            if delta < 0 and self._waiting:
+                self._wake_waiting()
 
-    def reserve(self, want: int) -> int:
+    def reserve(self, want: int, waiter: Ledger | None = None) -> int:
         """Reserve up to ``want`` bytes for a read; returns what was reserved
-        (0 when the budget is full, after marking the largest holder for eviction)."""
+        (0 when the budget is full, after marking the largest holder for eviction;
+        ``waiter`` is then woken when room comes back)."""
         with self._lock:
             room = self.limits.total_bytes - self.total
             if room <= 0:
-                self._evict()
+                self._full(waiter)
                 return 0
             granted = min(want, room)
             self.total += granted
             self.peak = max(self.peak, self.total)
             return granted
 
-    def has_room(self) -> bool:
-        """True when the budget is not full; else marks the largest holder for eviction."""
+    def has_room(self, waiter: Ledger | None = None) -> bool:
+        """True when the budget is not full; else marks the largest holder for
+        eviction (and ``waiter`` is woken when room comes back)."""
         if self.total < self.limits.total_bytes:
             return True
         with self._lock:
-            self._evict()
+            if self.total < self.limits.total_bytes:
+                return True
+            self._full(waiter)
         return False
+
+    def _full(self, waiter: Ledger | None) -> None:
+        if waiter is not None and not waiter.closed:
+            self._waiting.add(waiter)
+        self._evict()
+
+    def _wake_waiting(self, always: bool = False) -> None:
+        # ``always``: the evicted connection is gone; the waiting ask again (room, or the next eviction)
+        if always or self.total < self.limits.total_bytes:
+            for ledger in self._waiting:
+                ledger.wake()
+            self._waiting.clear()
 
     def _evict(self) -> None:
         # One at a time: nothing while the chosen connection is on its way out, so
@@ -118,6 +150,7 @@ class Budget:
         victim = max(self._ledgers, key=lambda ledger: ledger.charged, default=None)
         if victim is not None and victim.charged > 0:
             victim.evicted = True
+            victim.wake()
             self._evicting = victim
             self.evictions += 1
             log.warning("egress proxy buffers full (%d bytes): closing the connection holding %d",
@@ -130,10 +163,14 @@ class Budget:
     def unregister(self, ledger: Ledger) -> None:
         with self._lock:
             self._ledgers.discard(ledger)
+            self._waiting.discard(ledger)
             self.total -= ledger.charged
             ledger.charged = 0
-            if self._evicting is ledger:
+            evicted = self._evicting is ledger
+            if evicted:
                 self._evicting = None
+            if self._waiting:
+                self._wake_waiting(always=evicted)
             self._gone.notify_all()
 
     def wait_idle(self, timeout_s: float) -> bool:
@@ -144,12 +181,14 @@ class Budget:
 
 class Ledger:
     """What one client connection (and its upstream) holds; used by that
-    connection's thread only, except ``evicted`` (set by ``Budget``).
+    connection's thread only, except ``evicted`` and ``wake`` (by ``Budget``).
 
     Attributes:
         client, upstream: the counted connections (``upstream`` None until connected).
         charged: bytes this connection has charged to the budget.
         evicted: the budget chose this connection to close.
+        waker: ``fn()`` that ends the connection's ``select`` early (set by
+            ``handler.EgressHandler``; None: nothing to wake).
     """
 
     def __init__(self, budget: Budget):
@@ -160,14 +199,22 @@ class Ledger:
         self.charged = 0
         self.evicted = False
         self.closed = False
+        self._granted = 0  # reserved by ``grant``, not yet queued nor released
         self._held: dict[str, int] = {}
         self._moved_at = time.monotonic()
+        self.waker: Callable[[], None] | None = None
         budget.register(self)
 
     def charge(self, delta: int) -> None:
-        if not self.closed and delta:
-            self.charged += delta
-            self.budget.charge(delta)
+        """``delta`` bytes more (or fewer) held; bytes queued under a grant were
+        reserved already, so they are not charged to the budget twice."""
+        if self.closed or not delta:
+            return
+        self.charged += delta
+        covered = min(delta, self._granted) if delta > 0 else 0
+        self._granted -= covered
+        if delta != covered:
+            self.budget.charge(delta - covered)
 
     def moved(self) -> None:
         """Bytes went out of (or into) a buffer: the connection is not stalled."""
@@ -178,24 +225,30 @@ class Ledger:
         self.charge(size - self._held.get(key, 0))
         self._held[key] = size
 
-    def grant(self, towards: CountedClient | CountedServer | None, want: int) -> int:
+    def grant(self, towards: Queued | None, want: int) -> int:
         """Bytes a read may take now (reserved in the budget; give them back with
         ``release``): ``want`` at most, the room left in ``towards``' queue
         (the connection the data will be queued on; None before it exists:
-        then the held request's room), and what the budget has left."""
+        then the held request's room), and what the budget has left.  The
+        bytes read are queued under the grant (``charge``) before ``release``,
+        so the budget's total never passes its cap between the two."""
         pending = towards.pending if towards is not None else sum(self._held.values())
         room = min(want, self.limits.conn_bytes - pending)
-        return self.budget.reserve(room) if room > 0 and not self.closed else 0
+        granted = self.budget.reserve(room, self) if room > 0 and not self.closed else 0
+        self._granted += granted
+        return granted
 
-    def may_read(self, towards: CountedClient | CountedServer | None) -> bool:
+    def may_read(self, towards: Queued | None) -> bool:
         """True when a read would get a grant (without reserving one).  While
         the budget is full, the largest holder is evicted to make room."""
         pending = towards.pending if towards is not None else sum(self._held.values())
-        return pending < self.limits.conn_bytes and self.budget.has_room()
+        return pending < self.limits.conn_bytes and self.budget.has_room(self)
 
     def release(self, granted: int) -> None:
-        if granted:
-            self.budget.charge(-granted)
+        """End the read of a ``grant``: what it did not queue goes back to the budget."""
+        if granted and self._granted:
+            self.budget.charge(-self._granted)
+            self._granted = 0
 
     def pending(self) -> int:
         """Bytes queued both ways plus held."""
@@ -205,60 +258,21 @@ class Ledger:
         """Bytes pending and none moved for ``stall_s``."""
         return self.pending() > 0 and time.monotonic() - self._moved_at > self.limits.stall_s
 
+    def stall_in(self) -> float | None:
+        """Seconds until ``stalled`` turns True if nothing moves (None: nothing pending, no deadline)."""
+        if self.pending() == 0:
+            return None
+        return self.limits.stall_s - (time.monotonic() - self._moved_at)
+
+    def wake(self) -> None:
+        """End the connection's current (or next) ``select`` early; any thread."""
+        waker = self.waker
+        if waker is not None:
+            waker()
+
     def close(self) -> None:
         """Release everything charged (the connection is gone)."""
         if not self.closed:
+            self.release(self._granted)
             self.closed = True
             self.budget.unregister(self)
-
-
-class _Counted:
-    """Mixin for proxy.py's ``TcpConnection``: charges queued bytes to a ``Ledger``."""
-
-    ledger: Ledger
-    pending: int = 0
-
-    def queue(self, mv: Any) -> None:
-        super().queue(mv)  # type: ignore[misc]
-        self.pending += len(mv)
-        self.ledger.charge(len(mv))
-
-    def flush(self, max_send_size: int | None = None) -> int:
-        sent = super().flush(max_send_size)  # type: ignore[misc]
-        if sent:
-            self.pending -= sent
-            self.ledger.charge(-sent)
-            self.ledger.moved()
-        return sent
-
-    def recv(self, buffer_size: int) -> Any:
-        data = super().recv(buffer_size)  # type: ignore[misc]
-        if data is not None:
-            self.ledger.moved()
-        return data
-
-    def discard(self) -> None:
-        """Drop what is queued (the peer will not take it)."""
-        self.buffer.clear()  # type: ignore[attr-defined]
-        self._num_buffer = 0
-        self.ledger.charge(-self.pending)
-        self.pending = 0
-
-
-class CountedClient(_Counted, HttpClientConnection):
-    """proxy.py's client connection, counted (``ledger`` set by the handler).
-    A read takes at most ``allowance`` bytes (the handler's grant) when set."""
-
-    allowance: int = 0
-
-    def recv(self, buffer_size: int) -> Any:
-        return super().recv(min(buffer_size, self.allowance) if self.allowance else buffer_size)
-
-
-class CountedServer(_Counted, TcpServerConnection):
-    """proxy.py's server connection, counted in ``ledger``."""
-
-    def __init__(self, host: str, port: int, ledger: Ledger):
-        super().__init__(host, port)
-        self.ledger = ledger
-        ledger.upstream = self

@@ -13,7 +13,13 @@ it and adds:
 - a first request larger than ``Limits.conn_bytes`` (a plain-http request is
   held whole until parsed) gets ``413`` instead of growing the parser;
 - a connection that stalls (bytes pending, none moved for ``Limits.stall_s``)
-  or that the budget evicts is closed, its queues dropped, not flushed.
+  or that the budget evicts is closed, its queues dropped, not flushed;
+- no polling: proxy.py's threaded loop wakes every 25 ms
+  (``DEFAULT_SELECTOR_SELECT_TIMEOUT``) to look at timeouts, which was most of
+  the proxy's CPU in a crawl (docs/benchmarks.md, issue 28).  Here ``select``
+  waits until a socket is ready, the connection's next deadline (its stall or
+  inactivity timeout), or its ``Waker`` (the budget's room or eviction, another
+  thread).
 
 The upstream side is in ``plugin.EgressPlugin``.
 """
@@ -21,16 +27,52 @@ from __future__ import annotations
 
 import logging
 import selectors
+import socket
 from typing import Any
 
 from proxy.common.constants import DEFAULT_SELECTOR_SELECT_TIMEOUT
-from proxy.common.types import Readables, SelectableEvents
+from proxy.common.types import Readables, SelectableEvents, Writables
 from proxy.http.handler import HttpProtocolHandler
 
-from tagcrawl.engine.egress.flow import CountedClient, Ledger
+from tagcrawl.engine.egress.counted import CountedClient
+from tagcrawl.engine.egress.flow import Ledger
 from tagcrawl.engine.egress.status import answer
 
 log = logging.getLogger(__name__)
+
+#: Past a deadline before waking for it, so that the check after the wake sees it passed (s).
+DEADLINE_SLACK_S = 0.005
+
+
+class Waker:
+    """A descriptor another thread makes readable to end a ``select`` early
+    (a socket pair: one byte pending is enough, more are dropped)."""
+
+    def __init__(self) -> None:
+        self._r, self._w = socket.socketpair()
+        self._r.setblocking(False)
+        self._w.setblocking(False)
+
+    def fileno(self) -> int:
+        return self._r.fileno()
+
+    def set(self) -> None:
+        """Wake the owner; any thread, never blocks."""
+        try:
+            self._w.send(b"\0")
+        except OSError:  # a byte already pending (buffer full), or closed
+            pass
+
+    def clear(self) -> None:
+        try:
+            while self._r.recv(256):
+                pass
+        except OSError:  # nothing left
+            pass
+
+    def close(self) -> None:
+        self._r.close()
+        self._w.close()
 
 
 class EgressHandler(HttpProtocolHandler):
@@ -42,6 +84,8 @@ class EgressHandler(HttpProtocolHandler):
         self.work.ledger = self.ledger
         self.ledger.client = self.work
         self._cut = False
+        self.waker = Waker()
+        self.ledger.waker = self.waker.set
 
     @staticmethod
     def create(*args: Any) -> CountedClient:
@@ -55,6 +99,35 @@ class EgressHandler(HttpProtocolHandler):
             if not events[fd]:
                 del events[fd]
         return events
+
+    def _wait_s(self) -> float:
+        """Seconds ``select`` may sleep: until the stall deadline (bytes
+        pending) or proxy.py's inactivity timeout (``--timeout``, nothing queued
+        for the client), whichever comes first; sockets and the waker end it sooner."""
+        stall = self.ledger.stall_in()
+        waits = [] if stall is None else [stall]
+        if not waits or not self.work.has_buffer():
+            waits.append(self.flags.timeout - self._connection_inactive_for())
+        return max(0.0, min(waits)) + DEADLINE_SLACK_S
+
+    async def _selected_events(self) -> tuple[SelectableEvents, Readables, Writables]:
+        """proxy.py's (``HttpProtocolHandler._selected_events``, threaded mode),
+        with the waker watched and ``_wait_s`` as the timeout instead of 25 ms."""
+        assert self.selector
+        events = await self.get_events()
+        events[self.waker.fileno()] = selectors.EVENT_READ
+        for fd in events:
+            self.selector.register(fd, events[fd])
+        readables, writables = [], []
+        for key, mask in self.selector.select(timeout=self._wait_s()):
+            if key.fd == self.waker.fileno():
+                self.waker.clear()
+                continue
+            if mask & selectors.EVENT_READ:
+                readables.append(key.fd)
+            if mask & selectors.EVENT_WRITE:
+                writables.append(key.fd)
+        return events, readables, writables
 
     async def handle_readables(self, readables: Readables) -> bool:
         if self.work.connection.fileno() not in readables:
@@ -116,4 +189,6 @@ class EgressHandler(HttpProtocolHandler):
         try:
             super().shutdown()
         finally:
+            self.ledger.waker = None
             self.ledger.close()
+            self.waker.close()

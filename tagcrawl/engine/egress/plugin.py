@@ -28,6 +28,7 @@ closes the connection instead (Chrome retries on a new one, checked again).
 from __future__ import annotations
 
 import logging
+import socket
 from typing import Any
 
 from proxy.common.types import Readables
@@ -39,7 +40,8 @@ from proxy.http.proxy import HttpProxyBasePlugin
 from proxy.http.responses import PROXY_TUNNEL_ESTABLISHED_RESPONSE_PKT
 
 from tagcrawl.engine.egress.chain import ConnectReply, ReplyError, authority, connect_request
-from tagcrawl.engine.egress.flow import CountedServer, Ledger
+from tagcrawl.engine.egress.counted import CountedServer
+from tagcrawl.engine.egress.flow import Ledger
 from tagcrawl.engine.egress.policy import EgressRefused, Target, Unresolvable
 from tagcrawl.engine.egress.status import answer, error_type
 
@@ -88,6 +90,7 @@ class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
         try:
             self.initialize_upstream(hop.address, hop.port)
             self.upstream.connect()
+            self.upstream.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as server.py's
         except OSError as exc:
             self.upstream = None
             where = "upstream proxy" if self.route.upstream else f"{host}:{port}"
@@ -159,21 +162,22 @@ class EgressPlugin(TcpUpstreamConnectionHandler, HttpProxyBasePlugin):
         if not granted:
             return False
         try:
-            raw = self.upstream.recv(granted)
-        except (TimeoutError, ConnectionResetError):
-            return True
+            try:
+                raw = self.upstream.recv(granted)
+            except (TimeoutError, ConnectionResetError):
+                return True
+            if raw is None:
+                self._eof = True  # the handler closes once the client's queue is flushed
+                return True
+            self.total_size += len(raw)
+            try:
+                self.handle_upstream_data(raw)  # queued under the grant
+            except HttpRequestRejected as exc:
+                self.client.queue(exc.response(None))
+                return True
+            return False
         finally:
             self.ledger.release(granted)
-        if raw is None:
-            self._eof = True  # the handler closes once the client's queue is flushed
-            return True
-        self.total_size += len(raw)
-        try:
-            self.handle_upstream_data(raw)
-        except HttpRequestRejected as exc:
-            self.client.queue(exc.response(None))
-            return True
-        return False
 
     def handle_upstream_data(self, raw: memoryview) -> None:
         """Bytes from the upstream: the chained proxy's answer to our CONNECT

@@ -121,6 +121,9 @@ class EgressServer:
         family = socket.AF_INET6 if ":" in self.listen_host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit it (proxy.py's own listener sets it too): a relay must not
+        # hold a small write back (Nagle) waiting for the ACK of the previous one.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((self.listen_host, port))
         sock.listen(256)
         flags = copy.copy(self._flags)
