@@ -34,6 +34,8 @@ from tagcrawl.audit import discovering, finish
 from tagcrawl.audit.pages import add_pages, claim_page, exclude_queued, queued_ids, record_page
 from tagcrawl.audit.queue import (MAX_ATTEMPTS, QUEUE, RETRY, SCHEDULES_CRON, TASK_DISCOVER, TASK_PAGE,
                                   TASK_SCHEDULES, TASK_WEBHOOK, AuditQueue, QueueWorker, ServiceRetry)
+from tagcrawl.core.queue import job_queue
+from tagcrawl.crawl import queued as crawl_jobs
 from tagcrawl.core.audit_models import Audit, AuditPage
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import utcnow
@@ -42,10 +44,10 @@ from tagcrawl.crawl.outcome import FailureKind
 from tagcrawl.crawl.records import store_crawl
 from tagcrawl.crawl.service import COLLECT_LINKS, run_crawl
 from tagcrawl.engine.chrome.pool import pool_size
+from tagcrawl.webhooks import queued as webhook_jobs
 
 log = logging.getLogger(__name__)
 
-_EXT = "tagcrawl.audit.queue"
 _workers: dict[int, QueueWorker] = {}
 _workers_lock = threading.Lock()
 _stopping = threading.Event()  # set while this process stops: ends the politeness waits
@@ -77,18 +79,16 @@ def scenarios_of(audit: Audit) -> tuple[str, ...]:
 
 
 def audit_queue(flask_app: Flask | None = None) -> AuditQueue:
-    """The ``AuditQueue`` of ``flask_app`` (default: the current app), made once per app and process."""
-    app = flask_app or current_app._get_current_object()
-    queue = app.extensions.get(_EXT)
-    if queue is None or queue.pid != os.getpid():
-        queue = AuditQueue(app.config["SQLALCHEMY_DATABASE_URI"], register)
-        queue.pid = os.getpid()
-        app.extensions[_EXT] = queue
-    return queue
+    """The job queue of ``flask_app`` (default: the current app), made once per app and process
+    (``core.queue.job_queue``), with every task registered."""
+    return job_queue(flask_app or current_app._get_current_object(), register)
 
 
 def register(app) -> None:
-    """Add the audit tasks to the procrastinate ``app`` (``queue.AuditQueue``)."""
+    """Add the tasks to the procrastinate ``app`` (``queue.AuditQueue``): the audit's, the webhook
+    crawls' (crawl/queued.py) and the webhook deliveries' (webhooks/queued.py)."""
+    crawl_jobs.register(app)
+    webhook_jobs.register(app)
     app.task(name=TASK_DISCOVER, queue=QUEUE, pass_context=True, retry=RETRY)(discover_task)
     app.task(name=TASK_PAGE, queue=QUEUE, pass_context=True, retry=RETRY)(page_task)
     app.task(name=TASK_WEBHOOK, queue=QUEUE, pass_context=True, retry=finish.WEBHOOK_RETRY)(finish.webhook_task)
@@ -109,7 +109,8 @@ def schedules_task(context, timestamp: int) -> None:
 
 def ensure_worker(flask_app: Flask) -> QueueWorker:
     """This process's queue worker for ``flask_app``, started on first call (web threads, ``flask worker``,
-    ``flask audit run``, and any process that starts an audit on the in-memory queue)."""
+    ``flask audit run``, and any process that queues work on the in-memory queue).  A new worker first
+    queues the webhook crawls and deliveries left without a job (``requeue_orphans``)."""
     with _workers_lock:
         worker = _workers.get(os.getpid())
         if worker is None or worker.flask_app is not flask_app or not worker.thread.is_alive():
@@ -119,6 +120,11 @@ def ensure_worker(flask_app: Flask) -> QueueWorker:
             settings = settings_of(flask_app)
             worker = QueueWorker(flask_app, audit_queue(flask_app), settings, pool_size(settings)).start()
             _workers[os.getpid()] = worker
+            for sweep in (crawl_jobs.requeue_orphans, webhook_jobs.requeue_orphans):
+                try:
+                    sweep(flask_app)
+                except Exception:  # noqa: BLE001 - the next worker start sweeps again
+                    log.exception("job queue: startup sweep failed")
         return worker
 
 

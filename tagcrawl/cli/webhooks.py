@@ -18,7 +18,7 @@ webhooks = AppGroup("webhooks", help="Webhook deliveries of asynchronous crawls.
 @click.argument("delivery_id")
 def webhooks_redeliver(delivery_id: str) -> None:
     """Send delivery DELIVERY_ID again now; prints the attempt's outcome."""
-    from tagcrawl.webhooks.delivery import redeliver
+    from tagcrawl.webhooks.queued import redeliver
 
     try:
         record = redeliver(delivery_id, current_settings())

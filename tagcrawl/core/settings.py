@@ -133,9 +133,9 @@ class Settings:
     webhook_per_key: int = 2
     background_crawlers: int = 1
     job_poll_s: float = 5.0
-    #: Where queued crawls and webhook deliveries run (crawl/background.py): ``threads`` in each
-    #: web process (one command serves everything), or ``process``: a separate ``flask worker``
-    #: process (the Procfile's ``worker:``), and the web processes start no background thread.
+    #: Where the job queue (core/queue.py) runs: ``threads``: in each web process, or
+    #: ``process``: a ``flask worker`` process (the Procfile's ``worker:``); web processes
+    #: then run none (on SQLite they do: its in-memory queue lives there).
     background: str = "threads"
     gunicorn_threads: int = field(default=4, metadata=_env("GUNICORN_THREADS"))
     audit_host_concurrency: int = 2

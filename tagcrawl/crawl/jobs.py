@@ -1,60 +1,24 @@
 """Queued (webhook) crawls: rows with status queued -> running -> done|failed.
 
-A crawl is claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL,
-so several instances share the queue, and gets a lease.  A crawl still
-``running`` when its lease expires (its worker died) is claimed again, so
-queued and interrupted crawls survive restarts.
+Each row has one job on the job queue (crawl/queued.py, ``enqueue_crawl``): queued and
+interrupted crawls survive restarts.  ``crawls.lease_expires_at`` (the hand-written lease
+of before, migration 0003) stays readable and is no longer written.
 """
 from __future__ import annotations
 
-from datetime import timedelta
-
-from sqlalchemy import or_
-
 from tagcrawl.core.extensions import db
-from tagcrawl.core.models import ApiKey, Crawl, utcnow
+from tagcrawl.core.models import ApiKey, Crawl
 from tagcrawl.core.settings import Settings
 from tagcrawl.webhooks.delivery import create_delivery
 from tagcrawl.crawl.records import record_har, record_result
 from tagcrawl.crawl.service import run_crawl
 
 
-def enqueue_crawl(request_json: dict, api_key_id: int) -> Crawl:
-    """Store a queued crawl for the background worker and commit."""
-    crawl = Crawl(session_id=request_json.get("session_id"), api_key_id=api_key_id, url=request_json["url"],
-                  status="queued", request=request_json, webhook=True)
-    db.session.add(crawl)
-    db.session.commit()
-    return crawl
+def run_crawl_row(crawl_id: int, settings: Settings) -> Crawl:
+    """Run a claimed (``running``) crawl, store its CrawlResponse and its webhook delivery.
 
-
-def claim_next(lease_s: float) -> int | None:
-    """Claim the oldest queued crawl, or a running one whose lease expired.
-
-    Returns its id (now ``running`` with a fresh lease, committed) or None.
-    """
-    now = utcnow()
-    query = (db.select(Crawl)
-             .where(or_(Crawl.status == "queued",
-                        (Crawl.status == "running") & (Crawl.lease_expires_at < now)))
-             .order_by(Crawl.id).limit(1))
-    if db.engine.dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True)
-    crawl = db.session.scalars(query).first()
-    if crawl is None:
-        db.session.rollback()
-        return None
-    crawl.status, crawl.attempts = "running", crawl.attempts + 1
-    crawl.lease_expires_at = now + timedelta(seconds=lease_s)
-    db.session.commit()
-    return crawl.id
-
-
-def run_claimed(crawl_id: int, settings: Settings) -> Crawl:
-    """Run a claimed crawl, store its CrawlResponse and queue its webhook.
-
-    The response and the delivery are committed together, so a finished
-    crawl always has its webhook queued.
+    The response and the delivery are committed together, so a finished crawl always has
+    its delivery row; its job is queued right after (``webhooks.queued.defer_new``).
     """
     crawl = db.session.get(Crawl, crawl_id)
     request_json = dict(crawl.request, session_id=crawl.session_id)
@@ -63,7 +27,6 @@ def run_claimed(crawl_id: int, settings: Settings) -> Crawl:
     crawl = db.session.get(Crawl, crawl_id)
     record_result(crawl, outcome.response)
     record_har(crawl, outcome.requests, settings)
-    crawl.lease_expires_at = None
     key = db.session.get(ApiKey, crawl.api_key_id)
     if crawl.webhook and key is not None and key.webhook_url:
         create_delivery(crawl, key)

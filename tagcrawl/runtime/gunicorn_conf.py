@@ -51,31 +51,28 @@ if _crawl_timeout >= timeout:
 
 
 def post_worker_init(worker):
-    """Start the background worker (queued crawls, webhooks) in the new worker,
-    so crawls queued or interrupted before a restart are picked up at once,
+    """Start the job queue's worker (audits, webhook crawls, webhook deliveries: core/queue.py) in
+    the new worker, so crawls queued or interrupted before a restart are picked up at once,
     unless a separate worker process runs them (``TAGCRAWL_BACKGROUND=process``:
     the Procfile's ``worker:``); load the ingestion path's lazy parts before the
     first event arrives; answer gunicorn's own errors as JSON."""
     from tagcrawl.runtime import gunicorn_errors
-    from tagcrawl.crawl.background import ensure_started, in_web_process
+    from tagcrawl.core.settings import settings_of
     from tagcrawl.runtime.warmup import warm_up
 
     gunicorn_errors.install()  # gunicorn's own 400/414/431 answers as JSON
-    if in_web_process(worker.wsgi):
+    if settings_of(worker.wsgi).background == "threads":
         from tagcrawl.audit.runner import ensure_worker
 
-        ensure_started(worker.wsgi)
-        ensure_worker(worker.wsgi)  # the site audits' queue (tagcrawl/audit/queue.py)
+        ensure_worker(worker.wsgi)  # the job queue (tagcrawl/core/queue.py)
     worker.log.debug("ingestion path warmed up in %.0f ms", warm_up())
 
 
 def worker_exit(server, worker):
-    """Stop background threads and quit every Chrome this worker started."""
+    """Stop the job queue's worker and quit every Chrome this worker started."""
     from tagcrawl.audit.runner import stop_worker
-    from tagcrawl.crawl.background import stop_background
     from tagcrawl.engine.chrome.pool import shutdown_pools
 
-    stop_background()
     stop_worker()
     shutdown_pools()
 

@@ -1,14 +1,15 @@
 """Webhook delivery: create, claim, send, record, schedule retries, redeliver.
 
-An attempt is three steps, and no database transaction is open while the
-POST is on the wire:
+Each pending delivery has a job on the job queue (queued.py), which runs one
+attempt at a time.  An attempt is three steps, and no database transaction is
+open while the POST is on the wire:
 
 1. **claim** (one short transaction, committed): the row's ``attempts`` goes
    up by one and ``next_attempt_at`` becomes a lease (the attempt's deadline
-   + ``LEASE_MARGIN_S``), so no other worker or instance claims it meanwhile
-   (rows are picked ``FOR UPDATE SKIP LOCKED`` on PostgreSQL).  A worker that
-   dies mid-attempt leaves the lease to expire: the delivery is claimed again
-   (at least once);
+   + ``LEASE_MARGIN_S``), so no other job claims it meanwhile (the row is
+   locked ``FOR UPDATE`` on PostgreSQL).  A worker that dies mid-attempt leaves
+   the lease to expire: its job, retried by procrastinate's stalled-jobs sweep,
+   claims it again then (at least once);
 2. **send** (``send``, no database): ``transport.post`` to the checked
    address within ``WEBHOOK_TIMEOUT_S``;
 3. **record** (a new short transaction): the attempt row, and the next state
@@ -25,9 +26,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
@@ -82,36 +82,27 @@ def _claim_row(delivery: WebhookDelivery, settings: Settings) -> Claim | None:
                  delivery.attempts)
 
 
-def claim_due(settings: Settings, slots: int, in_flight: Mapping[int, int] | None = None) -> list[Claim]:
-    """Claim due deliveries and commit, at most ``slots``, at most ``WEBHOOK_PER_KEY`` in flight per key.
+def claim_one(delivery_id: str, settings: Settings) -> tuple[Claim | None, datetime | None]:
+    """Claim this delivery for one attempt when it is pending and due, and commit (its job, queued.py).
 
-    Args:
-        settings: the webhook settings.
-        slots: how many may be claimed (free senders); the loop runs at most ``slots`` times.
-        in_flight: API key id -> deliveries of this process being sent now.
-    Returns:
-        The claims, oldest due first (committed: the rows carry their lease).
+    Returns ``(claim, None)``; ``(None, due)`` when it is pending but not due yet (a retry's
+    time, or the lease of an attempt under way elsewhere); ``(None, None)`` when it ended, is
+    gone, or its key or attempts are gone (then ``failed``).
     """
-    counts = dict(in_flight or {})
-    claims: list[Claim] = []
-    for _ in range(max(0, slots)):
-        full = [key_id for key_id, n in counts.items() if n >= settings.webhook_per_key]
-        query = (db.select(WebhookDelivery)
-                 .where(WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= utcnow(),
-                        WebhookDelivery.api_key_id.not_in(full))
-                 .order_by(WebhookDelivery.next_attempt_at).limit(1))
-        if db.engine.dialect.name == "postgresql":
-            query = query.with_for_update(skip_locked=True)
-        row = db.session.scalars(query).first()
-        if row is None:
-            break
-        claim = _claim_row(row, settings)
-        db.session.flush()  # the lease: the next query no longer sees this row as due
-        if claim is not None:
-            claims.append(claim)
-            counts[claim.api_key_id] = counts.get(claim.api_key_id, 0) + 1
+    delivery = db.session.get(WebhookDelivery, delivery_id, with_for_update=db.engine.dialect.name == "postgresql",
+                              populate_existing=True)
+    if delivery is None or delivery.status != "pending":
+        db.session.rollback()
+        return None, None
+    due = delivery.next_attempt_at
+    if due is not None and due.tzinfo is None:  # SQLite drops the zone
+        due = due.replace(tzinfo=utcnow().tzinfo)
+    if due is not None and due > utcnow() + timedelta(seconds=1):
+        db.session.rollback()
+        return None, due
+    claim = _claim_row(delivery, settings)
     db.session.commit()
-    return claims
+    return claim, None
 
 
 def send(claim: Claim, settings: Settings, resolve: Resolver = system_resolve) -> Outcome:
@@ -171,23 +162,8 @@ def attempt(delivery: WebhookDelivery, settings: Settings, resolve: Resolver = s
     return record(claim, send(claim, settings, resolve), settings)
 
 
-def next_due_in_s(skip_keys: Collection[int] = ()) -> float | None:
-    """Seconds until the next pending delivery is due (None when none); ends its read transaction.
-
-    ``skip_keys``: API key ids whose deliveries are not counted (keys at their in-flight bound)."""
-    due = db.session.scalar(db.select(db.func.min(WebhookDelivery.next_attempt_at))
-                            .where(WebhookDelivery.status == "pending",
-                                   WebhookDelivery.api_key_id.not_in(list(skip_keys))))
-    db.session.rollback()
-    if due is None:
-        return None
-    if due.tzinfo is None:  # SQLite drops the zone
-        due = due.replace(tzinfo=utcnow().tzinfo)
-    return max(0.0, (due - utcnow()).total_seconds())
-
-
-def redeliver(delivery_id: str, settings: Settings) -> WebhookAttempt:
-    """Send a delivery again now, whatever its status (``webhooks redeliver``).
+def reopen(delivery_id: str, settings: Settings) -> WebhookAttempt:
+    """Send a delivery again now, whatever its status (``queued.redeliver``, ``webhooks redeliver``).
 
     Raises ``LookupError`` for an unknown id.  Commits.
     """

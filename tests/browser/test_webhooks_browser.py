@@ -35,6 +35,9 @@ def test_webhook_crawl_is_queued_signed_delivered_and_retried(app, client, hook_
     assert "1234567890123456" in {p["account_id"] for p in payload["marketingPixels"]}
     stored = client.get(f"/api/v1/crawls/{session_id}", headers={"x-api-key": key}).get_json()
     assert stored == payload
+    from tagcrawl.audit.runner import stop_worker
+
+    assert stop_worker(timeout_s=30)  # the last delivery job ends: its attempt is recorded
     with app.app_context():
         delivery = db.session.scalar(db.select(WebhookDelivery))
         db.session.refresh(delivery)

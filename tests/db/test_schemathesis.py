@@ -65,7 +65,7 @@ def live(_migrated, fixture_web, tmp_path_factory):
     """The app on the test PostgreSQL behind a threaded werkzeug server;
     tables emptied at the end (like the ``app`` fixture does)."""
     from tagcrawl.accounts.apikeys import create_key
-    from tagcrawl.crawl.background import stop_background
+    from tagcrawl.audit.runner import stop_worker
     from tagcrawl.crawl.records import store_crawl
     from tagcrawl.stream.tenants import issue_token
 
@@ -97,7 +97,7 @@ def live(_migrated, fixture_web, tmp_path_factory):
     assert live.cursor
     yield live
     server.shutdown()
-    stop_background()
+    stop_worker(timeout_s=15)
     empty_database(app)
 
 

@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy import text
 
 from tagcrawl.accounts.apikeys import create_key
-from tagcrawl.crawl.background import ensure_started
+from tagcrawl.audit.runner import ensure_worker
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import Crawl, WebhookAttempt, WebhookDelivery, utcnow
-from tagcrawl.webhooks.delivery import attempt, claim_due, record, redeliver
+from tagcrawl.webhooks.delivery import attempt, claim_one, record
+from tagcrawl.webhooks.queued import redeliver
 from tagcrawl.webhooks.transport import Outcome
 from tests.support.config import reconfigure, settings
 from tests.support.webhook_receiver import Receiver, hang, table_resolver, trickle
@@ -115,7 +116,7 @@ def test_a_hanging_receiver_does_not_delay_another_keys_delivery(app, receivers)
         a_ids = _queue("key-a", hanging.url, count=3)
         [b_id] = _queue("key-b", prompt.url)
     started = time.monotonic()
-    ensure_started(app).wake()
+    ensure_worker(app)  # its start queues the deliveries (webhooks/queued.py requeue_orphans)
     got = prompt.wait_for(1, timeout_s=15)
     waited = time.monotonic() - started
     assert len(got) == 1 and got[0]["headers"]["webhook-id"] == b_id, f"B not delivered while A hangs ({waited:.1f} s)"
@@ -130,8 +131,8 @@ def test_no_transaction_is_open_while_a_post_is_on_the_wire(app, receivers):
     """The receiver holds each request for 0.5 s and looks at PostgreSQL at
     its start and its end: no session stays in one transaction across the
     POST (idle in it, or holding a lock on the deliveries), for the
-    background sender and for ``webhooks redeliver`` alike.  (Transactions of
-    a few ms, a claim of the delivery loop, are not the sender's and do not last.)"""
+    queue's delivery job and for ``webhooks redeliver`` alike.  (Transactions of
+    a few ms, a claim or the queue's own bookkeeping, are not the sender's and do not last.)"""
     held = []
     with app.app_context():
         engine = db.engine
@@ -147,7 +148,7 @@ def test_no_transaction_is_open_while_a_post_is_on_the_wire(app, receivers):
     reconfigure(app, {"JOB_POLL_S": 0.2})
     with app.app_context():
         [delivery_id] = _queue("watched", receiver.url)
-    ensure_started(app).wake()
+    ensure_worker(app)
     assert len(receiver.wait_for(1, timeout_s=15)) == 1
     with app.app_context():
         redeliver(delivery_id, settings(app.config))
@@ -161,14 +162,15 @@ def test_a_claim_is_leased_once_and_a_stale_claim_does_not_overwrite_a_newer_one
     config = settings(dict(app.config, WEBHOOK_RETRY_BASE_S=60))
     with app.app_context():
         [delivery_id] = _queue("leased", "http://127.0.0.1:9/hook")
-        [first] = claim_due(config, slots=5)
+        first, _ = claim_one(delivery_id, config)
         assert first.delivery_id == delivery_id and first.attempt == 1
-    with app.app_context():  # another worker, while the lease runs
-        assert claim_due(config, slots=5) == []
+    with app.app_context():  # another worker's job (a stalled worker's, retried), while the lease runs
+        again, lease = claim_one(delivery_id, config)
+        assert again is None and lease > utcnow()  # it waits for the lease (DeliveryRetry at that time)
         delivery = db.session.get(WebhookDelivery, delivery_id)
         delivery.next_attempt_at = utcnow() - timedelta(seconds=1)  # the lease ran out
         db.session.commit()
-        [second] = claim_due(config, slots=5)
+        second, _ = claim_one(delivery_id, config)
         assert second.attempt == 2
         record(first, Outcome(200, None, 5), config)  # the first worker's answer, late
         delivery = db.session.get(WebhookDelivery, delivery_id)

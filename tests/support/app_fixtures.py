@@ -15,11 +15,17 @@ from tagcrawl.core.extensions import db
 
 
 def empty_database(app) -> None:
-    """Empty every table of ``app``'s database and close its connections (a test's teardown)."""
+    """Empty every table of ``app``'s database, the job queue's included (a crawl's job names its row
+    id, which restarts at 1), and close its connections (a test's teardown; stop the queue worker first)."""
+    queue = app.extensions.get("tagcrawl.queue")
+    if queue is not None:
+        queue.close()
     with app.app_context():
         db.session.remove()
-        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
         with db.engine.begin() as conn:
+            jobs = conn.exec_driver_sql("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                                        " AND left(tablename, 14) = 'procrastinate_'").scalars().all()
+            tables = ", ".join([t.name for t in db.metadata.sorted_tables] + list(jobs))
             conn.exec_driver_sql(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
         db.engine.dispose()
 
@@ -31,9 +37,9 @@ def app(_migrated, fixture_web, tmp_path):
               "SCREENSHOT_DIR": str(tmp_path / "shots"), "POOL_SIZE": 2}
     app = create_app(config)
     yield app
-    from tagcrawl.crawl.background import stop_background
+    from tagcrawl.audit.runner import stop_worker
 
-    stop_background()
+    stop_worker(timeout_s=15)
     empty_database(app)
 
 

@@ -5,7 +5,7 @@ The schema is procrastinate's own ``schema.sql`` of the pinned version
 (``procrastinate_jobs``, ``procrastinate_workers``, ...), types and functions.
 A later procrastinate pin upgrades it with the library's migration files in a
 new Alembic revision.  On SQLite nothing is created: the embedded queue is
-procrastinate's in-memory connector (tagcrawl/audit/queue.py).
+procrastinate's in-memory connector (tagcrawl/core/queue.py).
 
 Revision ID: 0009_procrastinate
 Revises: 0008_audits

@@ -22,8 +22,9 @@ from tagcrawl.core.schemas import (CrawlRequestSchema, CrawlResponseSchema, Craw
 from tagcrawl.core.settings import current_settings
 from tagcrawl.core.schemas.queries import CrawlListArgsSchema, parse_rfc3339
 from tagcrawl.engine.vendors import catalog_listing
-from tagcrawl.crawl.background import ensure_started, in_web_process
-from tagcrawl.crawl.jobs import enqueue_crawl, status_response
+from tagcrawl.audit.runner import audit_queue, ensure_worker
+from tagcrawl.crawl.jobs import status_response
+from tagcrawl.crawl.queued import enqueue_crawl
 from tagcrawl.crawl.outcome import service_answer
 from tagcrawl.crawl.records import store_crawl
 from tagcrawl.crawl.screenshots import NAME_RE, screenshot_dir
@@ -72,8 +73,8 @@ def crawl(data: dict):
         request_json["session_id"] = request_json.get("session_id") or str(uuid.uuid4())
         enqueue_crawl(request_json, g.api_key.id)
         app = current_app._get_current_object()
-        if in_web_process(app):  # else the worker process claims it within JOB_POLL_S (crawl/background.py)
-            ensure_started(app).wake()
+        if current_settings().background == "threads" or not audit_queue(app).durable:
+            ensure_worker(app)  # else `flask worker` runs its job; an in-memory queue's jobs live here only
         return jsonify({"sessionId": request_json["session_id"], "url": request_json["url"],
                         "success": True, "message": "queued"})
     outcome = run_crawl(current_settings(), request_json)
