@@ -22,7 +22,8 @@ account id, or for a vendor outside the catalog its organisation/host and id):
   id, matching no truth pixel);
 - banners found, refusals verified (reject crawls), violations found / expected and false
   violations (every reported violation entry whose vendor is no expected violation's vendor),
-  before-consent entries found / expected (both actions) and false ones.
+  before-consent entries found / expected (both actions) and false ones;
+- crawl seconds: the wall time of every crawl of the mode, one at a time (issue 28's corpus figure).
 
 Run: ``PYTHONPATH=$PWD .venv/bin/python -m bench.long_tail [--holdout] [--modes full,catalog,noauto]``.
 Prints a Markdown table for docs/benchmarks.md; writes bench/results/long_tail[_holdout].json.
@@ -34,6 +35,7 @@ import argparse
 import dataclasses
 import json
 import os
+import time
 from pathlib import Path
 
 from tests.support.config import settings
@@ -124,9 +126,11 @@ def run(pages: list[dict], modes: list[str], per_page: bool) -> dict:
             if config is None:
                 results[mode] = None
                 continue
-            totals: dict[str, int] = {}
+            totals: dict[str, int] = {"crawl_ms": 0}
             for truth in pages:
+                started = time.perf_counter()
                 answers = {a: _crawl(config, truth["host"], a) for a in ("accept", "reject")}
+                totals["crawl_ms"] += round((time.perf_counter() - started) * 1000)
                 counts = score_page(truth, answers)
                 if per_page:
                     print(mode, truth["host"], counts, flush=True)
@@ -149,14 +153,17 @@ def table(results: dict, pages: int) -> str:
     rows = [("pixels found", "pixels_found", "pixels"), ("false pixels", "false_pixels", None),
             ("banners found", "banners_found", "banners"), ("refusals verified", "refusals_verified", "refusals"),
             ("violations found", "violations_found", "violations"), ("false violations", "false_violations", None),
-            ("before-consent entries", "before_found", "before"), ("false before-consent", "false_before", None)]
+            ("before-consent entries", "before_found", "before"), ("false before-consent", "false_before", None),
+            ("crawl seconds, one at a time", "crawl_ms", None)]
     out = [f"| measure ({pages} pages, accept + reject) | " + " | ".join(LABELS[m] for m in modes) + " |",
            "|---|" + "---|" * len(modes)]
     for label, num, den in rows:
         cells = []
         for m in modes:
             t = results[m]
-            cells.append("n/a (setting absent)" if t is None else f"{t[num]} of {t[den]}" if den else str(t[num]))
+            value = t[num] / 1000 if t is not None and num == "crawl_ms" else t and t[num]
+            cells.append("n/a (setting absent)" if t is None else f"{t[num]} of {t[den]}" if den else f"{value:.1f}"
+                         if num == "crawl_ms" else str(value))
         out.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
