@@ -1,6 +1,6 @@
 """The site audits' tasks on the job queue (tagcrawl/core/queue.py; docs/audits.md, "The queue").
 
-The queue itself (``AuditQueue``, ``QueueWorker``) lives in core, shared with the webhook
+The queue itself (``JobQueue``, ``QueueWorker``) lives in core, shared with the webhook
 crawls (crawl/queued.py) and the webhook deliveries (webhooks/queued.py); this module keeps
 the audit's task names and retry policy.
 """
@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from procrastinate import RetryStrategy
 from sqlalchemy.exc import SQLAlchemyError
-
-from tagcrawl.core.queue import QUEUE, STALLED_FACTOR, AuditQueue, QueueWorker, conninfo  # noqa: F401
 
 TASK_DISCOVER, TASK_PAGE, TASK_WEBHOOK = "audit.discover", "audit.page", "audit.webhook"
 #: The schedules' check (``schedules.run_due_schedules``): a procrastinate periodic task, deferred once per

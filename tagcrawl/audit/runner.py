@@ -32,9 +32,9 @@ from flask import Flask, current_app
 
 from tagcrawl.audit import discovering, finish
 from tagcrawl.audit.pages import add_pages, claim_page, exclude_queued, queued_ids, record_page
-from tagcrawl.audit.queue import (MAX_ATTEMPTS, QUEUE, RETRY, SCHEDULES_CRON, TASK_DISCOVER, TASK_PAGE,
-                                  TASK_SCHEDULES, TASK_WEBHOOK, AuditQueue, QueueWorker, ServiceRetry)
-from tagcrawl.core.queue import job_queue
+from tagcrawl.audit.queue import (MAX_ATTEMPTS, RETRY, SCHEDULES_CRON, TASK_DISCOVER, TASK_PAGE, TASK_SCHEDULES,
+                                  TASK_WEBHOOK, ServiceRetry)
+from tagcrawl.core.queue import QUEUE, JobQueue, QueueWorker, job_queue
 from tagcrawl.crawl import queued as crawl_jobs
 from tagcrawl.core.audit_models import Audit, AuditPage
 from tagcrawl.core.extensions import db
@@ -78,14 +78,14 @@ def scenarios_of(audit: Audit) -> tuple[str, ...]:
     return tuple(cfg(audit, "consentActions", ("accept",)))[:3] or ("accept",)
 
 
-def audit_queue(flask_app: Flask | None = None) -> AuditQueue:
+def audit_queue(flask_app: Flask | None = None) -> JobQueue:
     """The job queue of ``flask_app`` (default: the current app), made once per app and process
     (``core.queue.job_queue``), with every task registered."""
     return job_queue(flask_app or current_app._get_current_object(), register)
 
 
 def register(app) -> None:
-    """Add the tasks to the procrastinate ``app`` (``queue.AuditQueue``): the audit's, the webhook
+    """Add the tasks to the procrastinate ``app`` (``queue.JobQueue``): the audit's, the webhook
     crawls' (crawl/queued.py) and the webhook deliveries' (webhooks/queued.py)."""
     crawl_jobs.register(app)
     webhook_jobs.register(app)

@@ -57,12 +57,12 @@ def conninfo(database_uri: str) -> str:
     return make_url(database_uri).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def job_queue(flask_app, register: Callable[[App], None] | None = None) -> "AuditQueue":
-    """The ``AuditQueue`` of ``flask_app``, made once per app and process; ``register`` (optional)
+def job_queue(flask_app, register: Callable[[App], None] | None = None) -> "JobQueue":
+    """The ``JobQueue`` of ``flask_app``, made once per app and process; ``register`` (optional)
     adds the tasks to its app now (needed where the jobs also run: the in-memory queue)."""
     queue = flask_app.extensions.get(_EXT)
     if queue is None or queue.pid != os.getpid():
-        queue = AuditQueue(flask_app.config["SQLALCHEMY_DATABASE_URI"])
+        queue = JobQueue(flask_app.config["SQLALCHEMY_DATABASE_URI"])
         queue.pid = os.getpid()
         flask_app.extensions[_EXT] = queue
     if register is not None:
@@ -70,16 +70,16 @@ def job_queue(flask_app, register: Callable[[App], None] | None = None) -> "Audi
     return queue
 
 
-class AuditQueue:
+class JobQueue:
     """The procrastinate apps of one database (audits, crawls, webhooks).
 
     Args:
         database_uri: the SQLAlchemy URL; PostgreSQL: durable queue, else the in-memory one.
-        register: optional ``register(app)`` that adds the tasks to a procrastinate ``App``
-            (audit/runner.py); jobs are deferred by name, so deferring needs none.
+    The tasks are added by ``ensure_registered`` (``job_queue``'s ``register``); jobs are
+    deferred by name, so deferring needs none.
     """
 
-    def __init__(self, database_uri: str, register: Callable[[App], None] | None = None):
+    def __init__(self, database_uri: str):
         self.durable = make_url(database_uri).get_backend_name() == "postgresql"
         self.register = None
         self._conninfo = conninfo(database_uri) if self.durable else None
@@ -89,8 +89,6 @@ class AuditQueue:
             self.app = App(connector=SyncPsycopgConnector(conninfo=self._conninfo, min_size=1, max_size=4))
         else:
             self.app = App(connector=InMemoryConnector())
-        if register is not None:
-            self.ensure_registered(register)
 
     def ensure_registered(self, register: Callable[[App], None]) -> None:
         """Add the tasks to this queue's app once (``register(app)``)."""
@@ -151,13 +149,13 @@ class QueueWorker:
 
     Args:
         flask_app: the app whose context each job runs in.
-        queue: the ``AuditQueue``.
+        queue: the ``JobQueue``.
         settings: ``pool_size`` (jobs at once), ``JOB_POLL_S`` (poll, heartbeat), ``CRAWL_TIMEOUT_S``.
         concurrency: audit and crawl jobs at once (the browser pool's size); webhook jobs:
             ``WEBHOOK_CONCURRENCY``.
     """
 
-    def __init__(self, flask_app, queue: AuditQueue, settings: Settings, concurrency: int):
+    def __init__(self, flask_app, queue: JobQueue, settings: Settings, concurrency: int):
         self.flask_app, self.queue, self.settings = flask_app, queue, settings
         self.concurrency = max(1, concurrency)
         self.webhook_concurrency = max(1, settings.webhook_concurrency)
