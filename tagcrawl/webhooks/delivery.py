@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from tagcrawl.core.extensions import db
 from tagcrawl.core.models import ApiKey, Crawl, WebhookAttempt, WebhookDelivery, new_uuid, utcnow
 from tagcrawl.core.settings import Settings
+from tagcrawl.core.utctime import to_utc
 from tagcrawl.webhooks.signing import sign
 from tagcrawl.webhooks.transport import Outcome, Resolver, post, system_resolve
 
@@ -94,9 +95,7 @@ def claim_one(delivery_id: str, settings: Settings) -> tuple[Claim | None, datet
     if delivery is None or delivery.status != "pending":
         db.session.rollback()
         return None, None
-    due = delivery.next_attempt_at
-    if due is not None and due.tzinfo is None:  # SQLite drops the zone
-        due = due.replace(tzinfo=utcnow().tzinfo)
+    due = to_utc(delivery.next_attempt_at) if delivery.next_attempt_at is not None else None  # SQLite drops the zone
     if due is not None and due > utcnow() + timedelta(seconds=1):
         db.session.rollback()
         return None, due

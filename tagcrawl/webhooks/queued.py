@@ -27,6 +27,7 @@ from tagcrawl.core.extensions import db
 from tagcrawl.core.models import WebhookAttempt, WebhookDelivery, utcnow
 from tagcrawl.core.queue import WEBHOOKS, job_queue
 from tagcrawl.core.settings import settings_of
+from tagcrawl.core.utctime import to_utc
 from tagcrawl.webhooks.delivery import claim_one, record, reopen, send
 
 log = logging.getLogger(__name__)
@@ -68,9 +69,8 @@ def register(app) -> None:
 
 
 def _aware(moment: datetime | None) -> datetime:
-    if moment is None:
-        return utcnow()
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=utcnow().tzinfo)  # SQLite drops it
+    """``moment`` as an aware UTC datetime (SQLite drops the zone); None: now."""
+    return utcnow() if moment is None else to_utc(moment)
 
 
 def defer_delivery(delivery: WebhookDelivery, flask_app=None) -> int | None:
@@ -107,7 +107,7 @@ def deliver_task(context, delivery_id: str) -> None:
         claim, due = claim_one(delivery_id, settings)
         if claim is None:
             if due is not None:
-                raise DeliveryRetry(_aware(due), context.job.attempts)
+                raise DeliveryRetry(due, context.job.attempts)  # aware already (claim_one)
             return
     outcome = send(claim, settings)
     with flask_app.app_context():
