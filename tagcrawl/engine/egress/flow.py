@@ -20,8 +20,8 @@ reads while no grant is possible, so TCP's own flow control slows the sender:
   direction, for ``Limits.stall_s`` is closed (``Ledger.stalled``).
 
 Nothing here is polled.  A connection's thread sleeps in ``select`` until one
-of its sockets is ready, its next deadline (``Ledger.wait_s``: the stall or the
-inactivity timeout), or its ``Ledger.wake``: the budget wakes the connections
+of its sockets is ready, its next deadline (``handler.EgressHandler._wait_s``: the
+stall, ``Ledger.stall_in``, or the inactivity timeout), or its ``Ledger.wake``: the budget wakes the connections
 it refused a read when room comes back, and the connection it chose to evict.
 
 Bytes the proxy makes itself (an error answer, a request re-built from a
